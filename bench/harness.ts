@@ -1,0 +1,78 @@
+/**
+ * The benchmark harness: every suite measures its baseline in the same run and reports ratios,
+ * so figures stay comparable across machines. A suite whose server is absent says so and skips.
+ */
+import { Bench } from 'tinybench';
+
+export interface BenchSuite {
+  readonly name: string;
+  /** Returns a reason to skip (e.g. "PostgreSQL not reachable"), or null to run. */
+  available?(): Promise<string | null>;
+  run(report: Reporter): Promise<void>;
+}
+
+export interface Row {
+  readonly label: string;
+  readonly opsPerSec?: number;
+  readonly p50Ms?: number;
+  readonly p99Ms?: number;
+  /** ops/s relative to the suite's baseline row (baseline = 1.00). */
+  readonly ratio?: number;
+  readonly note?: string;
+}
+
+export interface Reporter {
+  table(title: string, rows: readonly Row[]): void;
+  line(text: string): void;
+}
+
+const fmt = (value: number | undefined, digits = 0) =>
+  value === undefined ? '' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export const consoleReporter: Reporter = {
+  table(title, rows) {
+    console.log(`\n${title}`);
+    console.log('| case | ops/s | p50 ms | p99 ms | ratio | note |');
+    console.log('|---|---:|---:|---:|---:|---|');
+    for (const row of rows) {
+      console.log(
+        `| ${row.label} | ${fmt(row.opsPerSec)} | ${fmt(row.p50Ms, 3)} | ${fmt(row.p99Ms, 3)} | ${row.ratio === undefined ? '' : `${fmt(row.ratio, 2)}x`} | ${row.note ?? ''} |`,
+      );
+    }
+  },
+  line(text) {
+    console.log(text);
+  },
+};
+
+/**
+ * Runs tinybench tasks (the first is the baseline) and returns rows with ratios.
+ * Bounded: `time` ms per task (default 1 s) and at most `iterations` runs.
+ */
+export async function compare(
+  tasks: readonly { label: string; fn: () => unknown | Promise<unknown>; note?: string }[],
+  { time = 1000, iterations = 200_000 }: { time?: number; iterations?: number } = {},
+): Promise<Row[]> {
+  const bench = new Bench({ time, iterations, warmupTime: 200 });
+  for (const task of tasks) bench.add(task.label, task.fn);
+  await bench.run();
+  const rows = bench.tasks.map((task, index) => {
+    const result = task.result as unknown as { throughput?: { mean: number }; latency?: { p50?: number; p99?: number } };
+    return {
+      label: task.name,
+      opsPerSec: result.throughput?.mean,
+      p50Ms: result.latency?.p50,
+      p99Ms: result.latency?.p99,
+      note: tasks[index]?.note,
+    };
+  });
+  const base = rows[0]?.opsPerSec ?? 1;
+  return rows.map((row) => ({ ...row, ratio: (row.opsPerSec ?? 0) / base }));
+}
+
+/** Percentile of a list of samples (ms). */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}

@@ -1,0 +1,86 @@
+/**
+ * The answers to the spec's seven questions (plus the output format), as one validated object.
+ * The inspector fills what the code tells, the prompts ask the rest, `--answers FILE` may supply
+ * any of it; the design model is built from this and nothing else.
+ */
+import { z } from 'zod';
+
+export const LANGUAGES = ['typescript', 'javascript', 'python', 'go', 'java', 'kotlin', 'csharp', 'ruby', 'php', 'other'] as const;
+export const FRAMEWORKS = [
+  'express', 'fastify', 'nestjs', 'hono', 'nextjs', 'fastapi', 'flask', 'django', 'spring', 'gin', 'net-http', 'aspnet', 'rails', 'laravel', 'other', 'none',
+] as const;
+export const DATABASES = ['postgresql', 'mysql', 'mariadb', 'sqlite', 'redis', 'dynamodb', 'mongodb', 'other', 'unknown'] as const;
+export const BROKERS = ['rabbitmq', 'kafka', 'nats', 'sqs', 'bullmq', 'none', 'other'] as const;
+export const RETRY_SOURCES = [
+  'client-retry', 'queue-redelivery', 'webhook-resend', 'cron-overlap', 'double-click', 'load-balancer-replay',
+] as const;
+export const PROVIDERS = ['stripe', 'adyen', 'paypal', 'bank-transfer'] as const;
+export const CONCURRENCY = ['single-server', 'multi-instance', 'globally-distributed'] as const;
+export const ACTION_KINDS = ['http', 'consumer', 'webhook', 'cron', 'job'] as const;
+export const KEY_SOURCES = ['client', 'server', 'derived'] as const;
+
+/** Where a fact came from: the code (file:line), the user, an answers file, or an assumption. */
+export const provenanceSchema = z.object({
+  source: z.enum(['code', 'user', 'file', 'assumption']),
+  /** For `code`: `path:line`. For `assumption`: the stated assumption in plain words. */
+  detail: z.string().optional(),
+});
+
+export const actionSchema = z.object({
+  /** Short name in the user's domain, e.g. `createPayment`. Used in keys and code identifiers. */
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'use letters and digits, starting with a letter (e.g. createPayment)'),
+  kind: z.enum(ACTION_KINDS),
+  /** What executes: the mutation, side effect or external call. */
+  description: z.string().min(1),
+  /** HTTP only. */
+  method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+  route: z.string().optional(),
+  /** Consumers: the queue/subject/topic; cron: the schedule. */
+  channel: z.string().optional(),
+  /** Request fields that distinguish one intent from another; hashed into the fingerprint. */
+  significantFields: z.array(z.string().min(1)).min(1),
+  /** Payment provider this action calls, if any. */
+  provider: z.enum(PROVIDERS).optional(),
+  /** Several steps (reserve, charge, confirm) make it a saga. */
+  steps: z.array(z.string().min(1)).optional(),
+  keySource: z.enum(KEY_SOURCES).default('client'),
+  /** Typical p99 duration of the action, used to derive the lock timeout. */
+  expectedDurationMs: z.number().int().positive().optional(),
+  /** Where the inspector found it: `path:line`. */
+  location: z.string().optional(),
+});
+
+export const answersSchema = z.object({
+  format: z.enum(['html', 'md']).default('html'),
+  /** Q1: what actions are protected. */
+  actions: z.array(actionSchema).min(1),
+  /** Q2: the stack. */
+  stack: z.object({
+    language: z.enum(LANGUAGES),
+    framework: z.enum(FRAMEWORKS),
+    database: z.enum(DATABASES),
+    broker: z.enum(BROKERS).default('none'),
+  }),
+  /** Q3 */
+  retrySources: z.array(z.enum(RETRY_SOURCES)).min(1),
+  /** Q4: empty list = no payments. */
+  paymentProviders: z.array(z.enum(PROVIDERS)).default([]),
+  /** Q5 */
+  concurrency: z.enum(CONCURRENCY),
+  /** Q6: how long a completed request is remembered, ms. */
+  retentionMs: z.number().int().positive(),
+  /** Q7: how quickly a duplicate must be rejected, ms. */
+  detectionLatencyMs: z.number().int().positive(),
+  /** Expected new keys per day; drives the partitioning advice (> 100K/day). */
+  keysPerDay: z.number().int().nonnegative().optional(),
+  /** Scope boundary of keys. */
+  scope: z.enum(['user', 'account', 'tenant', 'global']).default('user'),
+  /** True when questions 1–2 stayed unanswered: the design is technology-agnostic. */
+  agnostic: z.boolean().default(false),
+  /** Per-answer provenance, keyed by answer name (`actions`, `stack`, `retrySources`, ...). */
+  provenance: z.record(z.string(), provenanceSchema).default({}),
+});
+
+export type Action = z.infer<typeof actionSchema>;
+export type Answers = z.infer<typeof answersSchema>;
+export type AnswersInput = z.input<typeof answersSchema>;

@@ -1,0 +1,95 @@
+/**
+ * Request fingerprints: SHA-256 hex of the fields that, if changed, mean a different intent.
+ * Three ways to make one — an explicit field list, canonical JSON of a body, or your own
+ * function — and one constant-time comparison.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import canonicalize from 'canonicalize';
+
+export type FingerprintField = string | number | bigint | boolean | null | undefined;
+
+/**
+ * Body paths left out of `fingerprintJson` by default: fields that vary between retries of one
+ * intent (client timestamps, request/trace ids, nonces). Including them would turn every retry
+ * into a "different request" and make the key useless.
+ */
+export const DEFAULT_EXCLUDED_PATHS: readonly string[] = [
+  'timestamp',
+  'requestId',
+  'request_id',
+  'traceId',
+  'trace_id',
+  'nonce',
+  'sentAt',
+  'sent_at',
+];
+
+function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * SHA-256 hex of an explicit, ordered list of significant fields — the spec's
+ * `SHA-256("{amount}|{currency}|{recipient_id}")`, but each field is length-prefixed and typed, so
+ * `("a|b","c")` and `("a","b|c")` differ, and so do `null`, `undefined`, `"null"` and `0`/`"0"`.
+ * @example fingerprintFields([4999, 'EUR', 'acct_xyz'])
+ */
+export function fingerprintFields(fields: readonly FingerprintField[]): string {
+  const parts = fields.map((field) => {
+    if (field === null) return 'n';
+    if (field === undefined) return 'u';
+    const text = String(field);
+    return `${typeof field}:${Buffer.byteLength(text)}:${text}`;
+  });
+  return sha256Hex(parts.join('|'));
+}
+
+function omitPath(value: unknown, path: readonly string[]): unknown {
+  if (path.length === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return value;
+  }
+  const [head, ...rest] = path as [string, ...string[]];
+  if (!(head in value)) return value;
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  if (rest.length === 0) delete copy[head];
+  else copy[head] = omitPath(copy[head], rest);
+  return copy;
+}
+
+export interface FingerprintJsonOptions {
+  /** Dot paths removed before hashing; defaults to `DEFAULT_EXCLUDED_PATHS` (top level). */
+  readonly exclude?: readonly string[];
+}
+
+/**
+ * SHA-256 hex of the RFC 8785 canonical JSON of `body` minus the excluded paths: key order and
+ * number formatting no longer matter, content does.
+ * @example fingerprintJson({ amount: 4999, currency: 'EUR', requestId: 'r-1' }) // requestId ignored
+ */
+export function fingerprintJson(body: unknown, { exclude = DEFAULT_EXCLUDED_PATHS }: FingerprintJsonOptions = {}): string {
+  let trimmed = body;
+  for (const path of exclude) trimmed = omitPath(trimmed, path.split('.'));
+  const canonical = canonicalize(trimmed === undefined ? null : trimmed);
+  return sha256Hex(canonical ?? 'null');
+}
+
+/** SHA-256 hex of raw bytes or text, for callers that fingerprint a payload as-is. */
+export function fingerprintBytes(data: string | Uint8Array): string {
+  return sha256Hex(data);
+}
+
+/**
+ * Constant-time equality of two fingerprints. Lengths are public (always 64 hex chars), so an
+ * early length check leaks nothing; the content comparison never short-circuits.
+ */
+export function fingerprintsEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  if (left.length !== right.length) return false;
+  return timingSafeEqual(left, right);
+}
+
+/** Throws unless the value is 64 lowercase hex characters (what every store column expects). */
+export function isFingerprint(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
+}
