@@ -67,7 +67,11 @@ export async function compare(
     };
   });
   const base = rows[0]?.opsPerSec ?? 1;
-  return rows.map((row) => ({ ...row, ratio: (row.opsPerSec ?? 0) / base }));
+  return rows.map((row, index) => {
+    const addedUs = index === 0 || !row.opsPerSec ? undefined : 1e6 / row.opsPerSec - 1e6 / base;
+    const added = addedUs === undefined ? undefined : `+${addedUs.toFixed(1)} µs/op vs baseline`;
+    return { ...row, ratio: (row.opsPerSec ?? 0) / base, note: [row.note, added].filter(Boolean).join('; ') || undefined };
+  });
 }
 
 /** Percentile of a list of samples (ms). */

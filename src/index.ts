@@ -6,6 +6,7 @@ export { createIdempotency } from './core/engine.js';
 export type { Action, ActionContext, Idempotency, RunOptions, RunRequest, RunResult } from './core/engine.js';
 export type { IdempotencyOptions, ErrorClassifier } from './core/options.js';
 export { DEFAULT_LEASE_MS, DEFAULT_TTL_MS } from './core/options.js';
+export { startCleanup, type CleanupOptions, type CleanupJob } from './core/cleanup.js';
 export * from './core/errors.js';
 export {
   validateKey,

@@ -47,8 +47,10 @@ export function toStoredFailure(error: unknown): StoredFailure {
   if (error instanceof Error) {
     const extra = error as Error & { code?: unknown; statusCode?: unknown; status?: unknown };
     const statusCode = typeof extra.statusCode === 'number' ? extra.statusCode : typeof extra.status === 'number' ? extra.status : undefined;
+    // Subclasses that never set `name` still report 'Error'; their class name says more.
+    const name = error.name === 'Error' && error.constructor.name ? error.constructor.name : error.name;
     return {
-      name: error.name,
+      name,
       message: error.message,
       ...(typeof extra.code === 'string' ? { code: extra.code } : {}),
       ...(statusCode !== undefined ? { statusCode } : {}),

@@ -1,0 +1,133 @@
+/**
+ * Reads the manifests among the walked files (package.json and lockfiles, pyproject/requirements,
+ * go.mod, pom.xml/build.gradle, *.csproj, Gemfile, composer.json, schema.prisma, Spring config,
+ * deployment manifests) and turns declared dependencies into located technology findings.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { lookupDependency, type Ecosystem } from './catalog.js';
+import {
+  csprojDependencies, gemfileDependencies, goModDependencies, gradleDependencies, jsonDependencies, pomDependencies,
+  pyprojectDependencies, requirementsDependencies, type DeclaredDependency,
+} from './manifest-parsers.js';
+import { formatLocation, lineOf } from './location.js';
+import { emptyFindings, type FileFindings, type Language, type Provider, type TechFinding } from './types.js';
+
+export interface ManifestFindings extends FileFindings {
+  languages: TechFinding<Language>[];
+  providers: TechFinding<Provider>[];
+  testFrameworks: TechFinding<string>[];
+  packageManagers: TechFinding<string>[];
+  instances: TechFinding<'single-server' | 'multi-instance'>[];
+}
+
+interface ManifestKind {
+  readonly ecosystem: Ecosystem;
+  readonly language: Language;
+  readonly parse: (text: string) => DeclaredDependency[];
+}
+
+const NPM_SECTIONS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
+
+function manifestKind(name: string): ManifestKind | undefined {
+  if (name === 'package.json') return { ecosystem: 'npm', language: 'javascript', parse: (t) => jsonDependencies(t, NPM_SECTIONS) };
+  if (name === 'composer.json') return { ecosystem: 'php', language: 'php', parse: (t) => jsonDependencies(t, ['require', 'require-dev']) };
+  if (name === 'pyproject.toml') return { ecosystem: 'python', language: 'python', parse: pyprojectDependencies };
+  if (/^requirements[\w.-]*\.txt$/.test(name)) return { ecosystem: 'python', language: 'python', parse: requirementsDependencies };
+  if (name === 'go.mod') return { ecosystem: 'go', language: 'go', parse: goModDependencies };
+  if (name === 'pom.xml') return { ecosystem: 'maven', language: 'java', parse: pomDependencies };
+  if (name === 'build.gradle') return { ecosystem: 'maven', language: 'java', parse: gradleDependencies };
+  if (name === 'build.gradle.kts') return { ecosystem: 'maven', language: 'kotlin', parse: gradleDependencies };
+  if (name.endsWith('.csproj')) return { ecosystem: 'nuget', language: 'csharp', parse: csprojDependencies };
+  if (name === 'Gemfile') return { ecosystem: 'ruby', language: 'ruby', parse: gemfileDependencies };
+  return undefined;
+}
+
+const LOCKFILES: Array<[string, string]> = [
+  ['package-lock.json', 'npm'], ['yarn.lock', 'yarn'], ['pnpm-lock.yaml', 'pnpm'], ['bun.lockb', 'bun'], ['bun.lock', 'bun'],
+];
+
+export function emptyManifestFindings(): ManifestFindings {
+  return { ...emptyFindings(), languages: [], providers: [], testFrameworks: [], packageManagers: [], instances: [] };
+}
+
+function addDependency(out: ManifestFindings, ecosystem: Ecosystem, dep: DeclaredDependency, relPath: string): void {
+  const entry = ecosystem === 'nuget' && dep.name.startsWith('Microsoft.AspNetCore (')
+    ? { kind: 'framework' as const, value: 'aspnet' as const }
+    : lookupDependency(ecosystem, dep.name);
+  if (!entry) return;
+  const finding = { location: formatLocation(relPath, dep.line), evidence: `dependency "${dep.name}"` };
+  if (entry.kind === 'framework') out.frameworks.push({ value: entry.value, ...finding });
+  else if (entry.kind === 'database') out.databases.push({ value: entry.value, ...finding });
+  else if (entry.kind === 'broker') out.brokers.push({ value: entry.value, ...finding });
+  else if (entry.kind === 'provider') out.providers.push({ value: entry.value, ...finding });
+  else out.testFrameworks.push({ value: entry.value, ...finding });
+}
+
+function npmLanguage(absPath: string, deps: DeclaredDependency[]): Language {
+  const typed = deps.some((d) => d.name === 'typescript') || existsSync(join(dirname(absPath), 'tsconfig.json'));
+  return typed ? 'typescript' : 'javascript';
+}
+
+function readSideManifests(out: ManifestFindings, name: string, relPath: string, text: string): void {
+  if (name === 'schema.prisma') {
+    const match = /provider\s*=\s*"(postgresql|mysql|sqlite|mongodb|sqlserver|cockroachdb)"/.exec(text);
+    const value = match?.[1] === 'cockroachdb' ? 'postgresql' : match?.[1];
+    if (value === 'postgresql' || value === 'mysql' || value === 'sqlite' || value === 'mongodb') {
+      out.databases.push({ value, location: formatLocation(relPath, lineOf(text, match?.[0] ?? '')), evidence: `Prisma datasource "${value}"` });
+    }
+    return;
+  }
+  if (/^application[\w-]*\.(properties|ya?ml)$/.test(name)) {
+    const jdbc = /jdbc:(postgresql|mysql|mariadb|sqlite):/.exec(text);
+    if (jdbc?.[1]) {
+      const value = jdbc[1] as 'postgresql' | 'mysql' | 'mariadb' | 'sqlite';
+      out.databases.push({ value, location: formatLocation(relPath, lineOf(text, jdbc[0])), evidence: `datasource ${jdbc[0]}` });
+    }
+    return;
+  }
+  if (/\.ya?ml$/.test(name)) readDeploymentReplicas(out, relPath, text);
+}
+
+/** Kubernetes / Compose `replicas: N` with N > 1 says several instances handle the same keys. */
+function readDeploymentReplicas(out: ManifestFindings, relPath: string, text: string): void {
+  if (!/kind:\s*(Deployment|StatefulSet)|services:/.test(text)) return;
+  const replicas = /^\s*replicas:\s*(\d+)\s*$/m.exec(text);
+  if (replicas?.[1] && Number(replicas[1]) > 1) {
+    out.instances.push({
+      value: 'multi-instance',
+      location: formatLocation(relPath, lineOf(text, replicas[0].trim())),
+      evidence: `replicas: ${replicas[1]}`,
+    });
+  }
+}
+
+/**
+ * Adds what one file declares to `out`; files that are not manifests are ignored.
+ * @example
+ * const out = emptyManifestFindings();
+ * readManifest(out, { absPath: '/app/package.json', relPath: 'package.json' }, '{"dependencies":{"pg":"8"}}');
+ * out.databases[0]; // { value: 'postgresql', location: 'package.json:1', evidence: 'dependency "pg"' }
+ */
+export function readManifest(out: ManifestFindings, file: { absPath: string; relPath: string }, text: string): void {
+  const name = file.relPath.slice(file.relPath.lastIndexOf('/') + 1);
+  const kind = manifestKind(name);
+  if (!kind) {
+    readSideManifests(out, name, file.relPath, text);
+    return;
+  }
+  const deps = kind.parse(text);
+  if (kind.ecosystem === 'npm' && deps.length === 0 && !/"(dependencies|devDependencies)"/.test(text)) return;
+  const language = kind.ecosystem === 'npm' ? npmLanguage(file.absPath, deps) : kind.language;
+  out.languages.push({ value: language, location: formatLocation(file.relPath, 1), evidence: name });
+  for (const dep of deps) addDependency(out, kind.ecosystem, dep, file.relPath);
+  if (kind.ecosystem === 'npm') {
+    const dir = dirname(file.absPath);
+    const base = file.relPath.includes('/') ? file.relPath.slice(0, file.relPath.lastIndexOf('/') + 1) : '';
+    for (const [lockfile, manager] of LOCKFILES) {
+      if (existsSync(join(dir, lockfile))) {
+        out.packageManagers.push({ value: manager, location: formatLocation(`${base}${lockfile}`, 1), evidence: lockfile });
+      }
+    }
+  }
+}

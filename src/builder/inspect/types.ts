@@ -1,0 +1,115 @@
+/**
+ * What the inspector reports about a codebase. Every finding carries `location` as `path:line`
+ * (path relative to the inspected directory) so the user can check it before trusting it.
+ */
+import type { BROKERS, DATABASES, FRAMEWORKS, LANGUAGES, PROVIDERS } from '../answers.js';
+
+export type Language = (typeof LANGUAGES)[number];
+export type Framework = (typeof FRAMEWORKS)[number];
+export type Database = (typeof DATABASES)[number];
+export type Broker = (typeof BROKERS)[number];
+export type Provider = (typeof PROVIDERS)[number];
+export type MutatingMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One piece of evidence that the codebase uses a technology (a dependency or a client). */
+export interface TechFinding<T extends string> {
+  readonly value: T;
+  /** `path:line` of the manifest entry or the code that shows it. */
+  readonly location: string;
+  /** What was seen, e.g. `dependency "pg"` or `new Pool(...)`. */
+  readonly evidence: string;
+}
+
+/** An HTTP handler that mutates state (POST/PUT/PATCH/DELETE). */
+export interface EndpointFinding {
+  readonly method: MutatingMethod;
+  readonly route: string;
+  readonly framework: Framework;
+  readonly location: string;
+  /** Name of the handler function or controller method when it has one. */
+  readonly handler?: string;
+  /** Fields the handler reads from the request body, in first-seen order. */
+  readonly bodyFields: readonly string[];
+  /** True when the route or its body says it receives a provider's webhook. */
+  readonly webhook: boolean;
+  /** 1-based line span of the handler, used to attach payment calls made inside it. */
+  readonly span?: { readonly start: number; readonly end: number };
+}
+
+/** A call into a payment provider's SDK that creates or moves money. */
+export interface PaymentCallFinding {
+  readonly provider: Provider;
+  /** The SDK call as written, e.g. `stripe.paymentIntents.create`. */
+  readonly call: string;
+  readonly location: string;
+  /** True when the call already passes a provider idempotency key / request id. */
+  readonly passesIdempotencyKey: boolean;
+}
+
+/** A message consumer (at-least-once delivery: every message may arrive twice). */
+export interface ConsumerFinding {
+  readonly broker: Broker;
+  /** Queue, topic, subject or stream, when written as a literal. */
+  readonly channel?: string;
+  readonly location: string;
+  readonly evidence: string;
+}
+
+/** A scheduled job (cron overlap and restarts can run it twice). */
+export interface SchedulerFinding {
+  /** Library or mechanism, e.g. `node-cron`, `setInterval`, `@Scheduled`. */
+  readonly mechanism: string;
+  /** Cron expression or interval as written, when literal. */
+  readonly schedule?: string;
+  readonly location: string;
+}
+
+/** Everything one file contributed. Scanners return these; the orchestrator merges them. */
+export interface FileFindings {
+  endpoints: EndpointFinding[];
+  paymentCalls: PaymentCallFinding[];
+  consumers: ConsumerFinding[];
+  schedulers: SchedulerFinding[];
+  databases: TechFinding<Database>[];
+  brokers: TechFinding<Broker>[];
+  frameworks: TechFinding<Framework>[];
+}
+
+/** The whole report for one directory. */
+export interface Inspection {
+  /** Absolute path of the inspected directory. */
+  readonly dir: string;
+  readonly filesScanned: number;
+  /** True when the file or size bound was hit and some files were not read. */
+  readonly truncated: boolean;
+  /** The stack as concluded from the evidence below; absent when nothing pointed to it. */
+  readonly language?: TechFinding<Language>;
+  readonly framework?: TechFinding<Framework>;
+  readonly database?: TechFinding<Database>;
+  readonly broker?: TechFinding<Broker>;
+  /** Test framework seen in manifests (vitest, jest, pytest, junit, go-test, ...). */
+  readonly testFramework?: TechFinding<string>;
+  readonly paymentProviders: readonly TechFinding<Provider>[];
+  readonly endpoints: readonly EndpointFinding[];
+  readonly paymentCalls: readonly PaymentCallFinding[];
+  readonly consumers: readonly ConsumerFinding[];
+  /** Endpoints that receive provider webhooks (also listed in `endpoints`). */
+  readonly webhooks: readonly EndpointFinding[];
+  readonly schedulers: readonly SchedulerFinding[];
+  /** Every database / broker / framework / language signal, including the ones not chosen. */
+  readonly evidence: {
+    readonly languages: readonly TechFinding<Language>[];
+    readonly frameworks: readonly TechFinding<Framework>[];
+    readonly databases: readonly TechFinding<Database>[];
+    readonly brokers: readonly TechFinding<Broker>[];
+  };
+  /** Deployment hints about concurrency, e.g. `replicas: 3` in a Kubernetes manifest. */
+  readonly instances?: TechFinding<'single-server' | 'multi-instance'>;
+  /** Things the user should know about the inspection itself (skipped files, parser missing). */
+  readonly notes: readonly string[];
+}
+
+/** A fresh, empty accumulator for one file's findings. */
+export function emptyFindings(): FileFindings {
+  return { endpoints: [], paymentCalls: [], consumers: [], schedulers: [], databases: [], brokers: [], frameworks: [] };
+}

@@ -1,0 +1,91 @@
+/**
+ * Lists the files worth inspecting under a directory, bounded in count and size so that a huge
+ * monorepo or a stray binary never stalls the CLI. Dependency, build and VCS folders are skipped.
+ */
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/** Folders that hold other people's code or build output, never the user's handlers. */
+export const SKIPPED_DIRS = new Set([
+  'node_modules', 'dist', 'build', 'out', '.next', '.nuxt', '.output', '.git', '.hg', '.svn', 'vendor',
+  'target', 'bin', 'obj', 'coverage', '__pycache__', '.venv', 'venv', 'env', '.tox', '.mypy_cache',
+  '.pytest_cache', '.gradle', '.idea', '.vscode', '.terraform', '.turbo', '.cache', 'tmp', '.tmp',
+]);
+
+/** Extensions of files the scanners read; manifests are matched by name in `manifests.ts`. */
+export const SOURCE_EXTENSIONS = new Set([
+  '.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.py', '.go', '.java', '.kt', '.cs', '.rb', '.php',
+  '.json', '.toml', '.txt', '.xml', '.gradle', '.kts', '.csproj', '.mod', '.yaml', '.yml', '.properties', '.prisma',
+]);
+
+export interface WalkLimits {
+  /** Stop after this many files (default 5,000). */
+  readonly maxFiles?: number;
+  /** Files larger than this are not read (default 512 KiB): generated or minified code. */
+  readonly maxFileBytes?: number;
+}
+
+export interface WalkedFile {
+  readonly absPath: string;
+  /** Path relative to the root, always with `/`, as it appears in `path:line` locations. */
+  readonly relPath: string;
+  readonly size: number;
+}
+
+export interface WalkResult {
+  readonly files: WalkedFile[];
+  /** True when `maxFiles` was reached or some files were over `maxFileBytes`. */
+  readonly truncated: boolean;
+  readonly skippedLarge: number;
+}
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+function readDir(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    // Unreadable folders (permissions, broken links) are simply not inspected.
+    return [];
+  }
+}
+
+/**
+ * Breadth-first listing of candidate files, sorted per folder for a stable report.
+ * @example
+ * const { files } = walkSourceFiles('/srv/payments-api');
+ * files.map((f) => f.relPath); // ['package.json', 'src/app.ts', ...]
+ */
+export function walkSourceFiles(root: string, { maxFiles = 5000, maxFileBytes = 512 * 1024 }: WalkLimits = {}): WalkResult {
+  const files: WalkedFile[] = [];
+  const queue = [root];
+  let truncated = false;
+  let skippedLarge = 0;
+  while (queue.length > 0) {
+    const dir = queue.shift() as string;
+    const entries = readDir(dir).sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const absPath = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) queue.push(absPath);
+        continue;
+      }
+      if (!entry.isFile() || !SOURCE_EXTENSIONS.has(extensionOf(entry.name))) continue;
+      if (entry.name.endsWith('.min.js') || entry.name.endsWith('.d.ts')) continue;
+      if (files.length >= maxFiles) {
+        return { files, truncated: true, skippedLarge };
+      }
+      const size = statSync(absPath).size;
+      if (size > maxFileBytes) {
+        skippedLarge += 1;
+        truncated = true;
+        continue;
+      }
+      files.push({ absPath, relPath: relative(root, absPath).split(sep).join('/'), size });
+    }
+  }
+  return { files, truncated, skippedLarge };
+}

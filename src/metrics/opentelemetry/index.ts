@@ -1,0 +1,1 @@
+export { createOpenTelemetryMetrics, type MeterLike } from './opentelemetry-metrics.js';

@@ -1,0 +1,1 @@
+export { createPrometheusMetrics, type PrometheusMetricsOptions, type PromClientLike } from './prometheus-metrics.js';
