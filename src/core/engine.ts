@@ -21,8 +21,9 @@ import {
 } from './errors.js';
 import { fingerprintsEqual, isFingerprint } from './fingerprint.js';
 import { startHeartbeat } from './heartbeat.js';
+import { LeaseSignal } from './lease-signal.js';
 import { GLOBAL_SCOPE, validateKey, validateScope } from './key.js';
-import { redact } from './logger.js';
+import { redact, type LogFields } from './logger.js';
 import { METRICS } from './metrics.js';
 import { resolveOptions, type IdempotencyOptions, type ResolvedOptions } from './options.js';
 import type { IdempotencyRecord, StoredResponse } from './record.js';
@@ -120,14 +121,14 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     }
   }
 
-  async function finish(operation: 'complete' | 'fail', write: () => Promise<FencedResult>, log: Record<string, string>): Promise<FencedResult> {
+  async function finish(operation: 'complete' | 'fail', write: () => Promise<FencedResult>, log: () => LogFields): Promise<FencedResult> {
     let lastError: unknown;
     for (let attempt = 1; attempt <= resolved.finishAttempts; attempt++) {
       try {
         return await write();
       } catch (error) {
         lastError = error;
-        logger.warn({ ...log, attempt }, `idempotency ${operation} failed; retrying`);
+        logger.warn({ ...log(), attempt }, `idempotency ${operation} failed; retrying`);
         await sleep(20 * 2 ** attempt);
       }
     }
@@ -173,44 +174,51 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     serializer: ResultSerializer<T>,
     shouldStore: ((value: T) => boolean) | undefined,
   ): Promise<RunResult<T>> {
-    const log = { key: redact(request.key), scope: redact(request.scope) };
+    // Hashing is deferred to the rare lines that log: it is not free on the hot path.
+    const log = (): LogFields => ({ key: redact(request.key), scope: redact(request.scope) });
     const id = { key: request.key, scope: request.scope, lockVersion: claim.lockVersion };
     if (claim.reclaimed) {
       metrics.increment(METRICS.orphanReclaims);
       metrics.increment(METRICS.lockTimeouts);
-      logger.warn({ ...log, lockVersion: claim.lockVersion }, 'idempotency orphaned claim reclaimed');
+      logger.warn({ ...log(), lockVersion: claim.lockVersion }, 'idempotency orphaned claim reclaimed');
     } else {
       metrics.increment(METRICS.keysCreatedPerUser);
     }
 
-    const controller = new AbortController();
-    const heartbeat = resolved.heartbeat ? startHeartbeat(store, { ...id, leaseMs }, controller, logger, log) : undefined;
+    const lease = new LeaseSignal();
+    const heartbeat = resolved.heartbeat ? startHeartbeat(store, { ...id, leaseMs }, lease, logger, log) : undefined;
     const started = performance.now();
     let value: T;
     try {
-      value = await action({ signal: controller.signal, lockVersion: claim.lockVersion, reclaimed: claim.reclaimed });
+      value = await action({
+        get signal() {
+          return lease.signal;
+        },
+        lockVersion: claim.lockVersion,
+        reclaimed: claim.reclaimed,
+      });
     } catch (error) {
       await heartbeat?.stop();
       metrics.observe(METRICS.processingDurationMs, performance.now() - started, { outcome: 'error' });
-      if (controller.signal.aborted) {
+      if (lease.lost) {
         metrics.increment(METRICS.lockTimeouts);
         throw error; // someone else holds the key now; write nothing
       }
       if (resolved.classify(error) === 'permanent') {
         const response = await codec.encode(serializeFailure(toStoredFailure(error)));
         const result = await finish('fail', () => store.fail({ ...id, response, ttlMs }), log);
-        if (result === 'lost') logger.warn(log, 'idempotency failure not recorded: lease lost');
+        if (result === 'lost') logger.warn(log(), 'idempotency failure not recorded: lease lost');
       } else {
         await store.release(id).catch((releaseError: unknown) => {
           // The lease will lapse by itself; the caller's own error matters more here.
-          logger.warn({ ...log, error: String(releaseError) }, 'idempotency release failed; the lease will expire');
+          logger.warn({ ...log(), error: String(releaseError) }, 'idempotency release failed; the lease will expire');
         });
       }
       throw error;
     }
     await heartbeat?.stop();
     metrics.observe(METRICS.processingDurationMs, performance.now() - started, { outcome: 'ok' });
-    if (controller.signal.aborted) {
+    if (lease.lost) {
       metrics.increment(METRICS.lockTimeouts);
       throw new LeaseLostError();
     }

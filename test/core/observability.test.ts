@@ -49,7 +49,10 @@ describe('metrics adapters against the real libraries', () => {
     const { resourceMetrics } = await reader.read();
     const metrics = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics);
     const sum = (name: string) =>
-      metrics.filter((m) => m.descriptor.name === name).flatMap((m) => m.dataPoints).reduce((acc, p) => acc + Number(p.value), 0);
+      metrics
+        .filter((m) => m.descriptor.name === name)
+        .flatMap((m) => m.dataPoints as { value: unknown }[])
+        .reduce((acc, p) => acc + Number(p.value), 0);
     expect(sum(METRICS.duplicatesBlocked)).toBe(1);
     expect(sum(METRICS.fingerprintMismatches)).toBe(1);
     expect(sum(METRICS.orphanReclaims)).toBe(1);

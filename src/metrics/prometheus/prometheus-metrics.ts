@@ -4,11 +4,11 @@
  */
 import { METRICS, promName, type MetricLabels, type MetricName, type MetricsSink } from '../../core/metrics.js';
 
-interface PromMetricOptions {
+interface PromMetricOptions<Registry> {
   name: string;
   help: string;
   labelNames?: string[];
-  registers?: unknown[];
+  registers?: Registry[];
   buckets?: number[];
 }
 interface PromCounter { inc(labels: Record<string, string>, value?: number): void }
@@ -16,16 +16,16 @@ interface PromGauge { set(labels: Record<string, string>, value: number): void }
 interface PromHistogram { observe(labels: Record<string, string>, value: number): void }
 
 /** The prom-client module, structurally: `import * as client from 'prom-client'`. */
-export interface PromClientLike {
-  Counter: new (options: PromMetricOptions) => PromCounter;
-  Gauge: new (options: PromMetricOptions) => PromGauge;
-  Histogram: new (options: PromMetricOptions) => PromHistogram;
+export interface PromClientLike<Registry> {
+  Counter: new (options: PromMetricOptions<Registry>) => PromCounter;
+  Gauge: new (options: PromMetricOptions<Registry>) => PromGauge;
+  Histogram: new (options: PromMetricOptions<Registry>) => PromHistogram;
 }
 
-export interface PrometheusMetricsOptions {
-  readonly client: PromClientLike;
+export interface PrometheusMetricsOptions<Registry> {
+  readonly client: PromClientLike<Registry>;
   /** A prom-client Registry; default is prom-client's global registry. */
-  readonly registry?: unknown;
+  readonly registry?: Registry;
   /** Label names the engine may attach; declared up front as prom-client requires. */
   readonly labelNames?: readonly string[];
   /** Histogram buckets for processing_duration_ms, in ms. */
@@ -48,12 +48,12 @@ const HELP: Record<MetricName, string> = {
  * const metrics = createPrometheusMetrics({ client });
  * const idempotency = createIdempotency({ store, metrics });
  */
-export function createPrometheusMetrics({
+export function createPrometheusMetrics<Registry>({
   client,
   registry,
   labelNames = ['status', 'outcome'],
   durationBucketsMs = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000],
-}: PrometheusMetricsOptions): MetricsSink {
+}: PrometheusMetricsOptions<Registry>): MetricsSink {
   const common = (name: MetricName) => ({
     name: promName(name),
     help: HELP[name],
