@@ -239,6 +239,43 @@ describe('engine: leases, heartbeats and fencing', () => {
   });
 });
 
+describe('engine: heartbeat when the store cannot be reached', () => {
+  it('aborts the action once extensions have failed for a whole lease, and writes nothing', async () => {
+    const store = createMemoryStore();
+    let extendCalls = 0;
+    const unreachable: IdempotencyStore = { ...store, extend: async () => { extendCalls++; throw new Error('ECONNRESET'); } };
+    const idem = createIdempotency({ store: unreachable, leaseMs: 60, ttlMs: 60_000 });
+    const started = Date.now();
+    let abortedAfter = -1;
+    const running = idem.run(request(), async ({ signal }) => {
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      abortedAfter = Date.now() - started;
+      return 'late';
+    });
+    await expect(running).rejects.toBeInstanceOf(LeaseLostError);
+    expect(extendCalls).toBeGreaterThanOrEqual(2);
+    expect(abortedAfter).toBeGreaterThanOrEqual(55);
+    expect((await store.get({ key: request().key, scope: 'usr-1' }))!.status).toBe('PROCESSING');
+  });
+
+  it('keeps leases of different lengths alive side by side', async () => {
+    const store = createMemoryStore();
+    const idem = createIdempotency({ store, leaseMs: 40, ttlMs: 60_000 });
+    const running = Promise.all(
+      [40, 90].map((leaseMs, i) =>
+        idem.run(request(`k-${i}`), async () => {
+          await sleep(leaseMs * 3);
+          return leaseMs;
+        }, { leaseMs }),
+      ),
+    );
+    await sleep(100); // past the first lease's end: only the heartbeat keeps it
+    for (const i of [0, 1]) await expect(idem.run(request(`k-${i}`), async () => -1)).rejects.toBeInstanceOf(InProgressError);
+    expect((await running).map((r) => r.value)).toEqual([40, 90]);
+    for (const i of [0, 1]) expect((await store.get({ key: `k-${i}`, scope: 'usr-1' }))!.status).toBe('COMPLETED');
+  });
+});
+
 describe('engine options', () => {
   it('validates once at creation, naming the bad field', () => {
     const store = createMemoryStore();
