@@ -31,6 +31,7 @@ export {
 export { METRICS, noopMetrics, promName, type MetricsSink, type MetricName, type MetricLabels } from './core/metrics.js';
 export { silentLogger, redact, type Logger, type LogFields } from './core/logger.js';
 export { identityCodec, type ResponseCodec } from './core/codec.js';
+export { createEncryptionCodec, type EncryptionCodecOptions } from './core/encryption-codec.js';
 export {
   jsonSerializer,
   bytesSerializer,
