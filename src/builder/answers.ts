@@ -18,6 +18,7 @@ export const PROVIDERS = ['stripe', 'adyen', 'paypal', 'bank-transfer'] as const
 export const CONCURRENCY = ['single-server', 'multi-instance', 'globally-distributed'] as const;
 export const ACTION_KINDS = ['http', 'consumer', 'webhook', 'cron', 'job'] as const;
 export const KEY_SOURCES = ['client', 'server', 'derived'] as const;
+export const TEST_FRAMEWORKS = ['vitest', 'jest', 'mocha', 'node-test', 'pytest', 'unittest', 'go-test', 'junit5', 'other'] as const;
 
 /** Where a fact came from: the code (file:line), the user, an answers file, or an assumption. */
 export const provenanceSchema = z.object({
@@ -52,6 +53,8 @@ export const actionSchema = z.object({
 
 export const answersSchema = z.object({
   format: z.enum(['html', 'md']).default('html'),
+  /** The project's name (package.json, pyproject, go.mod module ...), used in the document title. */
+  projectName: z.string().min(1).max(120).optional(),
   /** Q1: what actions are protected. */
   actions: z.array(actionSchema).min(1),
   /** Q2: the stack. */
@@ -60,6 +63,8 @@ export const answersSchema = z.object({
     framework: z.enum(FRAMEWORKS),
     database: z.enum(DATABASES),
     broker: z.enum(BROKERS).default('none'),
+    /** The project's test framework, when known; the test-suite skeleton is written for it. */
+    testFramework: z.enum(TEST_FRAMEWORKS).optional(),
   }),
   /** Q3 */
   retrySources: z.array(z.enum(RETRY_SOURCES)).min(1),

@@ -93,7 +93,7 @@ const PREFIXES: Record<Ecosystem, Array<[string, CatalogEntry]>> = {
   npm: [],
   python: [],
   go: [['github.com/stripe/stripe-go', pay('stripe')], ['github.com/adyen/adyen-go-api-library', pay('adyen')]],
-  maven: [['org.springframework.boot:spring-boot-starter', fw('spring')]],
+  maven: [],
   nuget: [['microsoft.aspnetcore', fw('aspnet')]],
   ruby: [],
   php: [],

@@ -76,7 +76,8 @@ export function pyprojectDependencies(text: string): DeclaredDependency[] {
         const name = REQUIREMENT.exec(quoted[1] ?? '')?.[1];
         if (name) out.push({ name, line: index + 1 });
       }
-      if (line.includes(']')) inArray = false;
+      // An extras bracket inside a string (`"uvicorn[standard]"`) does not close the array.
+      if (line.replace(/"[^"]*"|'[^']*'/g, '').includes(']')) inArray = false;
       return;
     }
     if (/dependencies/.test(table)) {
@@ -118,7 +119,7 @@ export function goModDependencies(text: string): DeclaredDependency[] {
  */
 export function pomDependencies(text: string): DeclaredDependency[] {
   const out: DeclaredDependency[] = [];
-  const pattern = /<(dependency|plugin|parent)>\s*<groupId>([^<]+)<\/groupId>\s*<artifactId>([^<]+)<\/artifactId>/g;
+  const pattern = /<(dependency|plugin)>\s*<groupId>([^<]+)<\/groupId>\s*<artifactId>([^<]+)<\/artifactId>/g;
   for (const match of text.matchAll(pattern)) {
     out.push({ name: `${match[2]?.trim()}:${match[3]?.trim()}`, line: lineAtOffset(text, match.index ?? 0) });
   }

@@ -19,6 +19,7 @@ export interface ManifestFindings extends FileFindings {
   testFrameworks: TechFinding<string>[];
   packageManagers: TechFinding<string>[];
   instances: TechFinding<'single-server' | 'multi-instance'>[];
+  projectNames: TechFinding<string>[];
 }
 
 interface ManifestKind {
@@ -48,7 +49,7 @@ const LOCKFILES: Array<[string, string]> = [
 ];
 
 export function emptyManifestFindings(): ManifestFindings {
-  return { ...emptyFindings(), languages: [], providers: [], testFrameworks: [], packageManagers: [], instances: [] };
+  return { ...emptyFindings(), languages: [], providers: [], testFrameworks: [], packageManagers: [], instances: [], projectNames: [] };
 }
 
 function addDependency(out: ManifestFindings, ecosystem: Ecosystem, dep: DeclaredDependency, relPath: string): void {
@@ -102,6 +103,21 @@ function readDeploymentReplicas(out: ManifestFindings, relPath: string, text: st
   }
 }
 
+/** The name a manifest gives the project (package name, module path tail, artifactId). */
+function projectName(name: string, text: string): { value: string; needle: string } | undefined {
+  let match: RegExpExecArray | null = null;
+  if (name === 'package.json' || name === 'composer.json') match = /"name"\s*:\s*"([^"]+)"/.exec(text);
+  else if (name === 'pyproject.toml') match = /^name\s*=\s*["']([^"']+)["']/m.exec(text);
+  else if (name === 'go.mod') match = /^module\s+(\S+)/m.exec(text);
+  else if (name === 'pom.xml') match = /<\/parent>[\s\S]*?<artifactId>([^<]+)<\/artifactId>|^(?![\s\S]*<parent>)[\s\S]*?<artifactId>([^<]+)<\/artifactId>/.exec(text);
+  else if (name.endsWith('.csproj')) return { value: name.replace(/\.csproj$/, ''), needle: '<Project' };
+  const value = match?.[1] ?? match?.[2];
+  if (!value || !match) return undefined;
+  const needle = name === 'pom.xml' ? `<artifactId>${value}</artifactId>` : match[0].trim();
+  // `@acme/payments-api` → `payments-api`; `example.com/transfers` → `transfers`.
+  return { value: value.slice(value.lastIndexOf('/') + 1), needle };
+}
+
 /**
  * Adds what one file declares to `out`; files that are not manifests are ignored.
  * @example
@@ -120,6 +136,11 @@ export function readManifest(out: ManifestFindings, file: { absPath: string; rel
   if (kind.ecosystem === 'npm' && deps.length === 0 && !/"(dependencies|devDependencies)"/.test(text)) return;
   const language = kind.ecosystem === 'npm' ? npmLanguage(file.absPath, deps) : kind.language;
   out.languages.push({ value: language, location: formatLocation(file.relPath, 1), evidence: name });
+  const named = projectName(name, text);
+  if (named) {
+    const line = lineOf(text, named.needle, Math.max(0, text.indexOf('</parent>')));
+    out.projectNames.push({ value: named.value, location: formatLocation(file.relPath, line), evidence: name });
+  }
   for (const dep of deps) addDependency(out, kind.ecosystem, dep, file.relPath);
   if (kind.ecosystem === 'npm') {
     const dir = dirname(file.absPath);

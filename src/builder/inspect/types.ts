@@ -30,6 +30,8 @@ export interface EndpointFinding {
   readonly handler?: string;
   /** Fields the handler reads from the request body, in first-seen order. */
   readonly bodyFields: readonly string[];
+  /** Declared type of the body (NestJS `@Body() dto: CreatePaymentDto`), resolved to fields later. */
+  readonly bodyType?: string;
   /** True when the route or its body says it receives a provider's webhook. */
   readonly webhook: boolean;
   /** 1-based line span of the handler, used to attach payment calls made inside it. */
@@ -62,6 +64,8 @@ export interface SchedulerFinding {
   /** Cron expression or interval as written, when literal. */
   readonly schedule?: string;
   readonly location: string;
+  /** The scheduled method, when the mechanism names one (`@Cron` on `reconcileSettlements`). */
+  readonly handler?: string;
 }
 
 /** Everything one file contributed. Scanners return these; the orchestrator merges them. */
@@ -73,6 +77,15 @@ export interface FileFindings {
   databases: TechFinding<Database>[];
   brokers: TechFinding<Broker>[];
   frameworks: TechFinding<Framework>[];
+}
+
+/** What a language scanner returns for one file. */
+export interface ScanResult {
+  readonly findings: FileFindings;
+  /** Names of request-body types declared in the file → their field names (DTO resolution). */
+  readonly shapes: Map<string, string[]>;
+  /** Handler function name → body type it decodes, for handlers registered in another file (Go). */
+  readonly handlerBodyTypes?: Map<string, string>;
 }
 
 /** The whole report for one directory. */
@@ -89,6 +102,10 @@ export interface Inspection {
   readonly broker?: TechFinding<Broker>;
   /** Test framework seen in manifests (vitest, jest, pytest, junit, go-test, ...). */
   readonly testFramework?: TechFinding<string>;
+  /** The project's name from its top-level manifest (package name, module path tail, artifactId). */
+  readonly projectName?: TechFinding<string>;
+  /** npm, yarn, pnpm or bun, from the lockfile next to package.json. */
+  readonly packageManager?: TechFinding<string>;
   readonly paymentProviders: readonly TechFinding<Provider>[];
   readonly endpoints: readonly EndpointFinding[];
   readonly paymentCalls: readonly PaymentCallFinding[];
@@ -109,7 +126,10 @@ export interface Inspection {
   readonly notes: readonly string[];
 }
 
-/** A fresh, empty accumulator for one file's findings. */
+/**
+ * A fresh, empty accumulator for one file's findings.
+ * @example const out = emptyFindings(); out.endpoints.push(finding);
+ */
 export function emptyFindings(): FileFindings {
   return { endpoints: [], paymentCalls: [], consumers: [], schedulers: [], databases: [], brokers: [], frameworks: [] };
 }

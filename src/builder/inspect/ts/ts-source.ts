@@ -164,13 +164,20 @@ export function hasOptionProperty(call: ts.CallExpression | ts.NewExpression, na
   return (call.arguments ?? []).some((arg) => names.some((name) => propertyValue(arg, name) !== undefined));
 }
 
+/** A decorator as applied: `@Post('/x')` → `{ name: 'Post', args: ['/x'] }`. */
+export interface DecoratorUse {
+  readonly name: string;
+  readonly args: readonly ts.Expression[];
+  readonly node: ts.Decorator;
+}
+
 /**
  * The decorators of a node as `{ name, args }` (name without `@`, args as written).
  * @example decoratorsOf(methodNode) // [{ name: 'Post', args: [<'/charge'>] }]
  */
-export function decoratorsOf(node: ts.Node): Array<{ name: string; args: readonly ts.Expression[]; node: ts.Decorator }> {
+export function decoratorsOf(node: ts.Node): DecoratorUse[] {
   if (!ts.canHaveDecorators(node)) return [];
-  return (ts.getDecorators(node) ?? []).flatMap((decorator) => {
+  return (ts.getDecorators(node) ?? []).flatMap((decorator): DecoratorUse[] => {
     const expression = decorator.expression;
     if (ts.isCallExpression(expression)) return [{ name: chainText(expression.expression), args: expression.arguments, node: decorator }];
     if (ts.isIdentifier(expression)) return [{ name: expression.text, args: [], node: decorator }];

@@ -1,0 +1,56 @@
+/**
+ * A closed-loop load generator: `concurrency` callers, each starting its next call when the last
+ * one finished, for a fixed time after a warm-up. The same loop drives every library, so their
+ * figures are measured the same way.
+ */
+import { percentile } from '../harness.js';
+
+export interface LoadResult {
+  readonly ops: number;
+  readonly opsPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  /** The first error's message, to show why a library failed under load. */
+  readonly firstError?: string;
+}
+
+/**
+ * Runs `call(n)` (n counts up from 0 across all callers) under load.
+ * @example const result = await closedLoop((n) => run(`key-${n}`), { concurrency: 16, durationMs: 3000 });
+ */
+export async function closedLoop(
+  call: (n: number) => Promise<unknown>,
+  { concurrency = 16, durationMs = 3_000, warmupMs = 500 }: { concurrency?: number; durationMs?: number; warmupMs?: number } = {},
+): Promise<LoadResult> {
+  let next = 0;
+  const drive = async (until: number, latencies: number[] | null, failures: { count: number; first?: string }) => {
+    while (performance.now() < until) {
+      const started = performance.now();
+      try {
+        await call(next++);
+      } catch (error) {
+        failures.count++;
+        failures.first ??= error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      }
+      latencies?.push(performance.now() - started);
+    }
+  };
+  const ignored = { count: 0 };
+  const warmupEnd = performance.now() + warmupMs;
+  await Promise.all(Array.from({ length: concurrency }, () => drive(warmupEnd, null, ignored)));
+
+  const latencies: number[] = [];
+  const failures: { count: number; first?: string } = { count: 0 };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, () => drive(started + durationMs, latencies, failures)));
+  const elapsedSec = (performance.now() - started) / 1000;
+  return {
+    ops: latencies.length,
+    opsPerSec: latencies.length / elapsedSec,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    errors: failures.count,
+    firstError: failures.first,
+  };
+}

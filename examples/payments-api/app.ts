@@ -1,0 +1,76 @@
+/**
+ * The payments API: `POST /payments` runs at most once per Idempotency-Key and user, `GET
+ * /payments` lists the caller's payments. Everything idempotency-related is the one middleware.
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+// In your app: import { idempotencyMiddleware } from 'idempotency-builder/express';
+import { idempotencyMiddleware } from '../../src/adapters/express/index.js';
+import type { Idempotency } from '../../src/index.js';
+import type { Ledger } from './ledger.js';
+
+/**
+ * The demo's whole authentication: a fixed token -> user map. Use your real auth; what matters is
+ * that the idempotency scope is the authenticated user, never something the client picks.
+ */
+export const DEMO_TOKENS: Readonly<Record<string, string>> = {
+  'tok_alice': 'user_alice',
+  'tok_bob': 'user_bob',
+};
+
+export function userFromAuthorization(header: string | undefined): string | undefined {
+  const token = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
+  return token === undefined ? undefined : DEMO_TOKENS[token];
+}
+
+/** Stands in for the call to a payment provider (where the money moves). */
+const PROVIDER_LATENCY_MS = 50;
+
+export function createPaymentsApp({ idempotency, ledger }: { idempotency: Idempotency; ledger: Ledger }): express.Express {
+  const app = express();
+  app.use(express.json());
+
+  const requireUser = (req: Request, res: Response, next: NextFunction) => {
+    if (userFromAuthorization(req.get('authorization'))) return next();
+    res.status(401).type('application/problem+json').json({ type: 'about:blank', title: 'Unknown or missing bearer token.', status: 401 });
+  };
+
+  const idempotent = idempotencyMiddleware({
+    idempotency,
+    // Keys are scoped to the authenticated user: two users can never see each other's responses.
+    scope: (req) => userFromAuthorization(req.headers.authorization as string | undefined),
+    // The fields that make the intent. A retry with the same key and other values gets a 409.
+    fingerprint: { bodyFields: ['amount', 'currency', 'recipient_id'] },
+    // Abuse guard: at most 100 new payment keys per user per minute (429 past it).
+    rateLimit: { newKeysPerWindow: 100, windowMs: 60_000 },
+  });
+
+  app.post('/payments', requireUser, idempotent, async (req: Request, res: Response) => {
+    const { amount, currency, recipient_id: recipientId } = (req.body ?? {}) as Record<string, unknown>;
+    if (!Number.isInteger(amount) || (amount as number) <= 0 || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency) || typeof recipientId !== 'string' || recipientId === '') {
+      // A 4xx like this is deterministic: it is stored and replayed for the same key.
+      res.status(422).type('application/problem+json').json({
+        type: 'about:blank',
+        title: 'amount (positive integer, minor units), currency (ISO 4217) and recipient_id are required.',
+        status: 422,
+      });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, PROVIDER_LATENCY_MS));
+    const payment = await ledger.insert({
+      id: `pay_${randomUUID()}`,
+      userId: userFromAuthorization(req.get('authorization'))!,
+      amount: amount as number,
+      currency,
+      recipientId,
+      idempotencyKey: req.get('idempotency-key')!,
+    });
+    res.status(201).location(`/payments/${payment.id}`).json(payment);
+  });
+
+  app.get('/payments', requireUser, async (req: Request, res: Response) => {
+    res.json({ payments: await ledger.listFor(userFromAuthorization(req.get('authorization'))!) });
+  });
+
+  return app;
+}

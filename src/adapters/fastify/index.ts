@@ -1,0 +1,9 @@
+/** `idempotency-builder/fastify`: idempotent Fastify 5 routes. */
+export {
+  idempotencyPlugin,
+  type FastifyIdempotencyOptions,
+  type FastifyRequestLike,
+  type FastifyReplyLike,
+  type FastifyInstanceLike,
+} from './fastify-plugin.js';
+export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode } from '../http/index.js';

@@ -1,0 +1,104 @@
+/**
+ * The Web Fetch side of the HTTP layer (Request/Response), shared by the fetch and Hono adapters:
+ * a request view, the capture of a handler's Response, and the Response for a replay or problem.
+ */
+import { collectBody, replayThenRest, streamIterator } from './body-collector.js';
+import { NULL_BODY_STATUSES, REPLAYED_HEADER, type HttpResponse } from './http-response.js';
+import type { HttpRequestView } from './request-view.js';
+
+/** Stored bodies are plain ArrayBuffer-backed bytes; TypeScript cannot know that. */
+const asBodyInit = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+/**
+ * A view over a fetch Request. The body is read from a clone, so the handler can still read the
+ * original; a JSON body is parsed so its fingerprint is canonical (key order does not matter).
+ * @example const view = fetchRequestView(request); await view.body();
+ */
+export function fetchRequestView(request: Request, path = new URL(request.url).pathname): HttpRequestView {
+  let body: Promise<unknown> | undefined;
+  return {
+    method: request.method.toUpperCase(),
+    path,
+    header: (name) => request.headers.get(name) ?? undefined,
+    body() {
+      body ??= readBody(request);
+      return body;
+    },
+  };
+}
+
+async function readBody(request: Request): Promise<unknown> {
+  if (request.body === null) return undefined;
+  const bytes = new Uint8Array(await request.clone().arrayBuffer());
+  if (bytes.byteLength === 0) return undefined;
+  if (JSON_TYPE.test(request.headers.get('content-type') ?? '')) {
+    try {
+      return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      return bytes; // not JSON after all: the handler will answer it; the fingerprint uses the bytes
+    }
+  }
+  return bytes;
+}
+
+/** The headers a handler's response goes out with: all of them, minus a replay marker it set. */
+function outgoingHeaders(response: Response): Headers {
+  const headers = new Headers(response.headers);
+  headers.delete(REPLAYED_HEADER);
+  return headers;
+}
+
+export interface CapturedFetchResponse {
+  /** What is stored. */
+  readonly captured: HttpResponse;
+  /** What is sent to the client (the handler's full response, headers included). */
+  readonly send: Response;
+}
+
+/**
+ * Reads a handler's Response for storage. A `text/event-stream` passes through untouched; a body
+ * past `maxBodyBytes` is sent as it streams; both are recorded with status and headers only.
+ * @example const { captured, send } = await captureFetchResponse(await handler(request), 1024 * 1024);
+ */
+export async function captureFetchResponse(response: Response, maxBodyBytes: number): Promise<CapturedFetchResponse> {
+  const headers = outgoingHeaders(response);
+  const init = { status: response.status, statusText: response.statusText, headers };
+  const recorded = Object.fromEntries(headers.entries());
+  const omitted = (send: Response): CapturedFetchResponse => ({
+    captured: { status: response.status, headers: recorded, body: new Uint8Array(0), bodyOmitted: true },
+    send,
+  });
+  if (response.body === null) {
+    return { captured: { status: response.status, headers: recorded, body: new Uint8Array(0) }, send: new Response(null, init) };
+  }
+  if (/^text\/event-stream\b/i.test(headers.get('content-type') ?? '')) return omitted(new Response(response.body, init));
+  const collected = await collectBody(streamIterator(response.body), maxBodyBytes);
+  if (collected.kind === 'overflow') return omitted(new Response(replayThenRest(collected.head, collected.rest), init));
+  const body = collected.body;
+  return {
+    captured: { status: response.status, headers: recorded, body },
+    send: new Response(NULL_BODY_STATUSES.has(response.status) ? null : asBodyInit(body), init),
+  };
+}
+
+/**
+ * A replay or problem as a fetch Response.
+ * @example return toFetchResponse(outcome.response);
+ */
+export function toFetchResponse(response: HttpResponse): Response {
+  const empty = response.body.byteLength === 0 || NULL_BODY_STATUSES.has(response.status);
+  return new Response(empty ? null : asBodyInit(response.body), { status: response.status, headers: response.headers });
+}
+
+/**
+ * The request the handler sees: without a client-sent `Idempotent-Replayed`, so nothing a client
+ * sends can look like a replay. Rebuilt only when the header is there (rare: only a spoof).
+ */
+export function withoutReplayMarker(request: Request): Request {
+  if (!request.headers.has(REPLAYED_HEADER)) return request;
+  const headers = new Headers(request.headers);
+  headers.delete(REPLAYED_HEADER);
+  return new Request(request, { headers });
+}

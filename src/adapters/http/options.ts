@@ -1,0 +1,173 @@
+/** Options every HTTP adapter takes, their defaults, and their one-time validation at creation. */
+import type { Idempotency } from '../../core/engine.js';
+import { InvalidOptionsError } from '../../core/errors.js';
+import { DEFAULT_REPLAY_HEADERS, FORBIDDEN_REPLAY_HEADERS } from './http-response.js';
+import { createNewKeyLimiter, type NewKeyLimiter, type NewKeyRateLimitOptions } from './new-key-rate-limit.js';
+import type { HttpProfile } from './problem.js';
+import { DEFAULT_FINGERPRINT, type HttpFingerprintOptions, type ResolvedFingerprintOptions } from './request-fingerprint.js';
+import type { HttpRequestView } from './request-view.js';
+
+/** The authenticated principal of a request (user, account or tenant id), or nothing. */
+export type PrincipalResolver<Ctx> = (ctx: Ctx, request: HttpRequestView) => string | null | undefined | Promise<string | null | undefined>;
+
+export interface HttpIdempotencyOptions<Ctx> {
+  /** The engine: `createIdempotency({ store, leaseMs, ttlMs, onExpired })`. */
+  readonly idempotency: Idempotency;
+  /**
+   * Whose key namespace a request uses: a resolver of the authenticated principal (keys of two
+   * users never meet), or `'global'` — one namespace for everyone, chosen explicitly.
+   * Required: a route without it refuses to start.
+   */
+  readonly scope: PrincipalResolver<Ctx> | 'global';
+  /** With `scope: 'global'`: who made the request; another owner's key answers 404. */
+  readonly owner?: PrincipalResolver<Ctx>;
+  /** Header carrying the key. Default `Idempotency-Key`. */
+  readonly header?: string;
+  /** Without a key: `true` answers 400, `false` runs the handler unprotected. Default true. */
+  readonly required?: boolean;
+  /** `spec` (default): a reused key with other parameters is 409; `ietf`: 422. */
+  readonly profile?: HttpProfile;
+  readonly fingerprint?: HttpFingerprintOptions;
+  /**
+   * Which handler statuses are stored and replayed. Default: 2xx, 3xx and the deterministic 4xx
+   * (400, 404, 405, 410, 413, 414, 415, 422). 5xx is never stored, whatever this says: the lease
+   * is released and the same key runs again.
+   */
+  readonly storeStatus?: (status: number) => boolean;
+  /** Response headers kept for replay. Default `DEFAULT_REPLAY_HEADERS`. */
+  readonly replayHeaders?: readonly string[];
+  /**
+   * Largest body kept for replay. A response past it (or any `text/event-stream`) is sent as it
+   * streams and recorded with status and headers only. Default 1 MiB.
+   */
+  readonly maxBodyBytes?: number;
+  /** An in-flight duplicate waits up to this long for the first to finish, then replays. Default 0. */
+  readonly waitMs?: number;
+  /** Per-route lease and retention; default: the engine's. */
+  readonly leaseMs?: number;
+  readonly ttlMs?: number;
+  /** Limit of new keys per principal (429 + Retry-After past it). Default: none. */
+  readonly rateLimit?: NewKeyRateLimitOptions;
+  /**
+   * When the store is unreachable: `false` (default) answers 503 and runs nothing (fail closed);
+   * `true` runs the handler unprotected. Opt in per route, where a duplicate is cheaper than an outage.
+   */
+  readonly failOpen?: boolean;
+  /** Prefix of every problem `type`. Default `urn:idempotency-builder:problem:`. */
+  readonly problemTypeBase?: string;
+}
+
+export interface ResolvedHttpOptions<Ctx> {
+  readonly idempotency: Idempotency;
+  readonly scope: PrincipalResolver<Ctx> | 'global';
+  readonly owner: PrincipalResolver<Ctx> | null;
+  /** Lower-case header name. */
+  readonly header: string;
+  readonly required: boolean;
+  readonly profile: HttpProfile;
+  readonly fingerprint: ResolvedFingerprintOptions;
+  readonly storeStatus: (status: number) => boolean;
+  readonly replayHeaders: readonly string[];
+  readonly maxBodyBytes: number;
+  readonly waitMs: number;
+  readonly leaseMs: number | undefined;
+  readonly ttlMs: number | undefined;
+  readonly rateLimit: NewKeyLimiter | null;
+  readonly failOpen: boolean;
+  readonly problemTypeBase: string;
+}
+
+const DETERMINISTIC_4XX: ReadonlySet<number> = new Set([400, 404, 405, 410, 413, 414, 415, 422]);
+
+/** The default storage rule: outcomes a retry would see again; never 5xx or 401/403/409/429. */
+export function defaultStoreStatus(status: number): boolean {
+  return (status >= 200 && status < 400) || DETERMINISTIC_4XX.has(status);
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function fail(message: string): never {
+  throw new InvalidOptionsError(message);
+}
+
+function stringList(field: string, value: unknown): readonly string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item.length > 0)) {
+    fail(`Option "${field}" must be an array of non-empty strings.`);
+  }
+  return value as string[];
+}
+
+function optionalInteger(field: string, value: unknown, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) fail(`Option "${field}" must be an integer >= ${min}.`);
+  return value;
+}
+
+function resolveFingerprint(options: HttpFingerprintOptions | undefined): ResolvedFingerprintOptions {
+  if (options === undefined) return DEFAULT_FINGERPRINT;
+  if (options === null || typeof options !== 'object') fail('Option "fingerprint" must be an object.');
+  return {
+    bodyFields: options.bodyFields === undefined ? null : stringList('fingerprint.bodyFields', options.bodyFields),
+    exclude: options.exclude === undefined ? DEFAULT_FINGERPRINT.exclude : stringList('fingerprint.exclude', options.exclude),
+    headers: options.headers === undefined ? [] : stringList('fingerprint.headers', options.headers).map((name) => name.toLowerCase()),
+  };
+}
+
+function resolveReplayHeaders(value: readonly string[] | undefined): readonly string[] {
+  if (value === undefined) return DEFAULT_REPLAY_HEADERS;
+  const names = stringList('replayHeaders', value).map((name) => name.toLowerCase());
+  const forbidden = names.filter((name) => FORBIDDEN_REPLAY_HEADERS.has(name));
+  if (forbidden.length > 0) fail(`Option "replayHeaders" may not include ${forbidden.join(', ')}: they are never stored.`);
+  return names;
+}
+
+/**
+ * Validates once, at creation: a bad option stops the app from starting instead of failing
+ * requests. Above all, a route without a scope resolver refuses to start unless `scope: 'global'`
+ * is chosen explicitly — keys of different users must never share a namespace by accident.
+ * @example resolveHttpOptions({ idempotency, scope: (req) => req.user?.id })
+ */
+export function resolveHttpOptions<Ctx>(options: HttpIdempotencyOptions<Ctx>): ResolvedHttpOptions<Ctx> {
+  if (options === null || typeof options !== 'object') fail('The idempotency middleware needs an options object.');
+  if (typeof options.idempotency?.run !== 'function') {
+    fail('Option "idempotency" must be the engine from createIdempotency({ store }).');
+  }
+  const { scope } = options;
+  if (scope !== 'global' && typeof scope !== 'function') {
+    fail('Option "scope" is required: a resolver of the authenticated principal, e.g. (req) => req.user.id, or scope: "global" to share one key namespace explicitly.');
+  }
+  if (options.owner !== undefined && (scope !== 'global' || typeof options.owner !== 'function')) {
+    fail('Option "owner" is a resolver and only applies with scope: "global".');
+  }
+  const header = options.header ?? 'Idempotency-Key';
+  if (typeof header !== 'string' || !TOKEN.test(header)) fail('Option "header" must be an HTTP header name.');
+  const profile = options.profile ?? 'spec';
+  if (profile !== 'spec' && profile !== 'ietf') fail('Option "profile" must be "spec" or "ietf".');
+  if (options.required !== undefined && typeof options.required !== 'boolean') fail('Option "required" must be a boolean.');
+  if (options.failOpen !== undefined && typeof options.failOpen !== 'boolean') fail('Option "failOpen" must be a boolean.');
+  if (options.storeStatus !== undefined && typeof options.storeStatus !== 'function') {
+    fail('Option "storeStatus" must be a function (status) => boolean.');
+  }
+  const storeStatus = options.storeStatus ?? defaultStoreStatus;
+  const problemTypeBase = options.problemTypeBase ?? 'urn:idempotency-builder:problem:';
+  if (typeof problemTypeBase !== 'string' || problemTypeBase === '') fail('Option "problemTypeBase" must be a non-empty string.');
+  return {
+    idempotency: options.idempotency,
+    scope,
+    owner: options.owner ?? null,
+    header: header.toLowerCase(),
+    required: options.required ?? true,
+    profile,
+    fingerprint: resolveFingerprint(options.fingerprint),
+    storeStatus: (status) => status < 500 && storeStatus(status),
+    replayHeaders: resolveReplayHeaders(options.replayHeaders),
+    maxBodyBytes: optionalInteger('maxBodyBytes', options.maxBodyBytes, 0) ?? DEFAULT_MAX_BODY_BYTES,
+    waitMs: optionalInteger('waitMs', options.waitMs, 0) ?? 0,
+    leaseMs: optionalInteger('leaseMs', options.leaseMs, 10),
+    ttlMs: optionalInteger('ttlMs', options.ttlMs, 1),
+    rateLimit: options.rateLimit === undefined ? null : createNewKeyLimiter(options.rateLimit),
+    failOpen: options.failOpen ?? false,
+    problemTypeBase,
+  };
+}

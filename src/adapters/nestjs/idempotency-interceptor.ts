@@ -1,0 +1,91 @@
+/**
+ * NestJS interceptor and `@Idempotent()` decorator. The interceptor captures what Nest writes to
+ * the underlying Node response (the handler's value after serialization, or an exception filter's
+ * answer), stores it, then lets it out; replays and problems go back as a web `Response`, which
+ * Nest sends as it is. Tested on @nestjs/platform-express.
+ */
+import { UseInterceptors } from '@nestjs/common';
+import { Observable, type Subscription } from 'rxjs';
+import { toFetchResponse } from '../http/fetch-exchange.js';
+import { createHttpIdempotency, type HttpIdempotency } from '../http/http-idempotency.js';
+import { REPLAYED_HEADER } from '../http/http-response.js';
+import { captureNodeResponse, type NodeResponseCapture, type NodeResponseLike } from '../http/node-response-capture.js';
+import type { HttpIdempotencyOptions } from '../http/options.js';
+import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
+
+/** What is used of Nest's ExecutionContext. */
+export interface ExecutionContextLike {
+  getType(): string;
+  switchToHttp(): { getRequest(): unknown; getResponse(): unknown };
+}
+
+/** What is used of Nest's CallHandler. */
+export interface CallHandlerLike {
+  handle(): Observable<unknown>;
+}
+
+/** The platform request (Express's, or Fastify's with the same fields). */
+export type NestRequestLike = NodeRequestLike;
+
+export type NestIdempotencyOptions<Req extends NestRequestLike = NestRequestLike> = HttpIdempotencyOptions<Req>;
+
+/**
+ * The interceptor. Options are validated in the constructor, so a bad configuration stops the
+ * app at startup.
+ * @example
+ * app.useGlobalInterceptors(new IdempotencyInterceptor({ idempotency, scope: (req) => req.user?.id }));
+ */
+export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLike> {
+  readonly #http: HttpIdempotency<Req>;
+
+  constructor(options: NestIdempotencyOptions<Req>) {
+    this.#http = createHttpIdempotency(options);
+  }
+
+  intercept(context: ExecutionContextLike, next: CallHandlerLike): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const host = context.switchToHttp();
+    const request = host.getRequest() as Req;
+    const reply = host.getResponse() as NodeResponseLike & { raw?: NodeResponseLike };
+    delete request.headers[REPLAYED_HEADER];
+    if (PASSTHROUGH_METHODS.has((request.method ?? 'GET').toUpperCase())) return next.handle();
+    const raw = reply.raw ?? reply; // Fastify platform: the Node response sits under .raw
+    const http = this.#http;
+
+    return new Observable<unknown>((subscriber) => {
+      let capture: NodeResponseCapture | undefined;
+      let inner: Subscription | undefined;
+      const execute = () => {
+        capture = captureNodeResponse(raw, http.options.maxBodyBytes);
+        // Nest writes what the handler emits (or what an exception filter makes of its error)
+        // into the capture; that write is the response that gets stored.
+        inner = next.handle().subscribe(subscriber);
+        return capture.response;
+      };
+      http.handle(request, nodeRequestView(request), execute).then(
+        (outcome) => {
+          if (outcome.kind === 'pass') inner = next.handle().subscribe(subscriber);
+          else if (outcome.kind === 'respond') {
+            subscriber.next(toFetchResponse(outcome.response));
+            subscriber.complete();
+          } else capture?.flush();
+        },
+        (error: unknown) => {
+          if (capture) capture.flush(); // the handler already answered; let its answer out
+          else subscriber.error(error);
+        },
+      );
+      return () => inner?.unsubscribe();
+    });
+  }
+}
+
+/**
+ * Makes one route (or every route of a controller) idempotent.
+ * @example
+ * const payments = { idempotency, scope: (req: AuthedRequest) => req.user.id } as const;
+ * @Post('payments') @Idempotent(payments) create(@Body() body: CreatePayment) { return this.service.pay(body); }
+ */
+export function Idempotent<Req extends NestRequestLike = NestRequestLike>(options: NestIdempotencyOptions<Req>): MethodDecorator & ClassDecorator {
+  return UseInterceptors(new IdempotencyInterceptor(options));
+}

@@ -1,0 +1,10 @@
+/** `idempotency-builder/nestjs`: the `@Idempotent()` decorator and its interceptor. */
+export {
+  Idempotent,
+  IdempotencyInterceptor,
+  type NestIdempotencyOptions,
+  type NestRequestLike,
+  type ExecutionContextLike,
+  type CallHandlerLike,
+} from './idempotency-interceptor.js';
+export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode } from '../http/index.js';

@@ -1,0 +1,68 @@
+/**
+ * Fingerprint fields: why each significant field belongs in the hash, and which fields are left
+ * out (and why) for each kind of action.
+ */
+import type { Action } from '../../answers.js';
+
+export interface FieldReason {
+  readonly field: string;
+  readonly reason: string;
+}
+
+const REASONS: readonly [RegExp, string][] = [
+  [/amount|total|price|sum|value|cents|fee/i, 'how much money moves; another amount is another payment'],
+  [/currency/i, 'the same number in another currency is a different charge'],
+  [/recipient|payee|destination|beneficiary|iban|merchant|to_?account|^to$/i, 'who receives the funds or the effect'],
+  [/payment_?method|card|source|instrument|token|wallet/i, 'which instrument is debited'],
+  [/customer|payer|user|member|client/i, 'on whose behalf the action runs (beyond the authenticated scope)'],
+  [/order|cart|basket|invoice|booking|reservation|subscription|plan/i, 'which business object the intent refers to; it separates two genuine purchases with equal amounts'],
+  [/item|sku|product|quantity|qty|line|seat/i, 'what is bought or reserved; changing it changes the result'],
+  [/email|phone|address|channel|template|subject|message|body|text/i, 'what is sent and to whom'],
+  [/event|type|status|state|action/i, 'which state transition is requested'],
+  [/id$|_id$|Id$/, 'which record the action touches'],
+];
+
+/**
+ * Why a field is semantically significant, from its name.
+ * @example fieldReason('currency') // 'the same number in another currency is a different charge'
+ */
+export function fieldReason(field: string): string {
+  for (const [pattern, reason] of REASONS) if (pattern.test(field)) return reason;
+  return 'changes the effect the caller asked for, so a different value is a different intent';
+}
+
+export function significantFields(action: Action): FieldReason[] {
+  return [
+    { field: '(action name)', reason: `binds the fingerprint to \`${action.name}\`, so one key reused on another endpoint is a mismatch, never a replay of the wrong response` },
+    ...action.significantFields.map((field) => ({ field, reason: fieldReason(field) })),
+  ];
+}
+
+const COMMON_EXCLUDED: readonly FieldReason[] = [
+  { field: 'the idempotency key itself', reason: 'it is the record’s identity; hashing it into its own fingerprint adds nothing' },
+  { field: 'client timestamps (`timestamp`, `createdAt`, `sentAt`)', reason: 'they change on every retry of the same intent, which would turn each retry into a 409' },
+  { field: 'request and trace ids (`requestId`, `traceId`, `X-Request-Id`, `traceparent`)', reason: 'generated per attempt by clients and proxies' },
+  { field: 'authentication (`Authorization`, cookies, session ids)', reason: 'the identity is already the scope column; tokens rotate between retries (refresh) and must never be stored' },
+  { field: 'transport metadata (`User-Agent`, client version, `Accept-*`, retry counters)', reason: 'they describe the attempt, not the intent' },
+];
+
+const KIND_EXCLUDED: Record<Action['kind'], readonly FieldReason[]> = {
+  http: [],
+  consumer: [
+    { field: 'delivery metadata (delivery tag, `redelivered` flag, `x-death`, offsets, receipt handles)', reason: 'they differ between deliveries of the same message by design' },
+  ],
+  job: [
+    { field: 'job attempt number, queue timestamps, worker id', reason: 'they differ between runs of the same job' },
+  ],
+  webhook: [
+    { field: 'signature headers (`Stripe-Signature`, HMAC headers) and delivery attempt counters', reason: 'providers re-sign every resend with a new timestamp; verify the signature, then leave it out' },
+  ],
+  cron: [
+    { field: 'the actual start time and host name', reason: 'an overlapping or late run of the same slot starts at another time on another host' },
+  ],
+};
+
+/** Fields deliberately left out of the fingerprint for this action, with reasons. */
+export function excludedFields(action: Action): FieldReason[] {
+  return [...COMMON_EXCLUDED, ...KIND_EXCLUDED[action.kind]];
+}

@@ -1,0 +1,96 @@
+/**
+ * C# / ASP.NET Core by reliable patterns: `[HttpPost("x")]` under `[Route("api/[controller]")]`,
+ * minimal APIs (`app.MapPost("/x", ...)`), `[FromBody]` DTO types (records and properties),
+ * Stripe.net/Adyen calls, RabbitMQ/MassTransit/Kafka consumers, Hangfire/Quartz/BackgroundService.
+ */
+import { formatLocation } from '../location.js';
+import { emptyFindings, type EndpointFinding, type MutatingMethod, type ScanResult } from '../types.js';
+import { applyEffectRules, type EffectRule } from './effect-rules.js';
+import { braceBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
+
+const VERB: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE' };
+
+const RULES: readonly EffectRule[] = [
+  { kind: 'payment', value: 'stripe', pattern: /\b\w*(PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\b[^;]*?\.(Create|Confirm|Capture)(Async)?\(|\b\w+\.(Create|Confirm|Capture)Async\([^;]*new RequestOptions/, key: /IdempotencyKey/, requires: /using Stripe/ },
+  { kind: 'payment', value: 'adyen', pattern: /\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment)(Async)?\(/, key: /IdempotencyKey/, requires: /using Adyen/ },
+  { kind: 'consumer', value: 'rabbitmq', pattern: /\.BasicConsume(?:Async)?\(\s*(?:queue:\s*)?(?:"([^"]+)")?/, channel: 1 },
+  { kind: 'consumer', value: 'other', pattern: /:\s*IConsumer<(\w+)>/, channel: 1 },
+  { kind: 'consumer', value: 'kafka', pattern: /\.Subscribe\(\s*"([^"]+)"/, channel: 1, requires: /Confluent\.Kafka/ },
+  { kind: 'scheduler', value: 'hangfire', pattern: /RecurringJob\.AddOrUpdate\b[^;]*?(Cron\.\w+\([^)]*\)|"[^"]*")\s*\)/, schedule: 1 },
+  { kind: 'scheduler', value: 'quartz', pattern: /WithCronSchedule\(\s*"([^"]+)"/, schedule: 1 },
+  { kind: 'scheduler', value: 'BackgroundService', pattern: /:\s*BackgroundService\b/ },
+  { kind: 'database', value: 'postgresql', pattern: /\b(NpgsqlConnection|UseNpgsql)\b/ },
+  { kind: 'database', value: 'mysql', pattern: /\b(MySqlConnection|UseMySql)\b/ },
+  { kind: 'database', value: 'redis', pattern: /\bConnectionMultiplexer\.Connect/ },
+];
+
+/** Records and classes with auto-properties: name → property names. */
+function dotnetShapes(text: string): Map<string, string[]> {
+  const shapes = new Map<string, string[]>();
+  for (const { match } of matchesWithLines(text, /\brecord\s+(?:class\s+|struct\s+)?(\w+)\s*\(([^)]*)\)/g)) {
+    const fields = (match[2] ?? '').split(',').map((part) => /(\w+)\s*$/.exec(part.trim())?.[1] ?? '').filter(Boolean);
+    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
+  }
+  for (const { match, line } of matchesWithLines(text, /^[ \t]*public\s+(?:sealed\s+)?class\s+(\w+)[^{]*\{?/gm)) {
+    const body = sliceLines(text, line, braceBlockEnd(text, line));
+    const fields = [...body.matchAll(/public\s+[\w<>?[\],\s]+?\s+(\w+)\s*\{\s*get;/g)].map((m) => m[1] ?? '');
+    if (fields.length > 0 && !shapes.has(match[1] ?? '')) shapes.set(match[1] ?? '', fields);
+  }
+  return shapes;
+}
+
+function controllerPrefix(text: string): string {
+  const route = /\[Route\("([^"]*)"\)\]\s*(?:\[[^\]]*\]\s*)*public\s+(?:\w+\s+)*class\s+(\w+?)(?:Controller)?\b/.exec(text);
+  if (!route) return '';
+  return (route[1] ?? '').replace('[controller]', (route[2] ?? '').toLowerCase());
+}
+
+function joinRoute(prefix: string, path: string): string {
+  if (path.startsWith('/') || path.startsWith('~/')) return path.replace(/^~/, '');
+  return `/${[prefix, path].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+}
+
+function endpoint(text: string, relPath: string, method: MutatingMethod, route: string, line: number, framework: 'aspnet'): EndpointFinding {
+  const signature = nextLineMatching(text, line + 1, /^[ \t]*(?!\[)(?:public|private|internal)\s+[\w<>?,\s]+?\s+(\w+)\s*\(/, 6);
+  const end = signature ? braceBlockEnd(text, signature.line) : line;
+  const header = signature ? sliceLines(text, signature.line, Math.min(end, signature.line + 3)) : '';
+  const bodyType = /\[FromBody\]\s*(\w+)\s+\w+/.exec(header)?.[1];
+  const body = signature ? sliceLines(text, signature.line, end) : '';
+  return {
+    method,
+    route,
+    framework,
+    location: formatLocation(relPath, line),
+    ...(signature ? { handler: signature.match[1] } : {}),
+    bodyFields: [],
+    ...(bodyType ? { bodyType } : {}),
+    webhook: /webhook|\bipn\b/i.test(route) || /EventUtility\.ConstructEvent|HmacValidator/.test(body),
+    span: { start: signature?.line ?? line, end },
+  };
+}
+
+/**
+ * Scans one C# file.
+ * @example scanDotnet('Controllers/PaymentsController.cs', '[HttpPost]\npublic IActionResult Create([FromBody] PayReq r) {}').findings.endpoints
+ */
+export function scanDotnet(relPath: string, text: string): ScanResult {
+  const findings = emptyFindings();
+  const shapes = dotnetShapes(text);
+  if (/(^|\/)[\w.]*Tests?\//.test(relPath)) return { findings, shapes };
+  const prefix = controllerPrefix(text);
+  for (const { match, line } of matchesWithLines(text, /\[Http(Post|Put|Patch|Delete)(?:\(\s*"([^"]*)"[^)]*\))?\]/g)) {
+    findings.endpoints.push(endpoint(text, relPath, VERB[match[1] ?? ''] as MutatingMethod, joinRoute(prefix, match[2] ?? ''), line, 'aspnet'));
+  }
+  for (const { match, line } of matchesWithLines(text, /\.Map(Post|Put|Patch|Delete)\(\s*"([^"]*)"/g)) {
+    findings.endpoints.push({
+      method: VERB[match[1] ?? ''] as MutatingMethod,
+      route: match[2] ?? '/',
+      framework: 'aspnet',
+      location: formatLocation(relPath, line),
+      bodyFields: [],
+      webhook: /webhook/i.test(match[2] ?? ''),
+    });
+  }
+  applyEffectRules(relPath, text, RULES, findings);
+  return { findings, shapes };
+}

@@ -1,0 +1,101 @@
+/**
+ * Java and Kotlin (Spring) by reliable patterns: `@PostMapping`/`@PutMapping`/... and
+ * `@RequestMapping(method = POST)` under a class-level prefix, `@RequestBody` DTO types (records,
+ * classes, data classes), Stripe/Adyen/PayPal SDK calls, `@RabbitListener`/`@KafkaListener`/
+ * `@SqsListener`/`@JmsListener`, `@Scheduled`.
+ */
+import { formatLocation } from '../location.js';
+import { emptyFindings, type EndpointFinding, type MutatingMethod, type ScanResult } from '../types.js';
+import { applyEffectRules, type EffectRule } from './effect-rules.js';
+import { braceBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
+
+const MAPPING: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE' };
+
+const RULES: readonly EffectRule[] = [
+  { kind: 'payment', value: 'stripe', pattern: /\b(PaymentIntent|Charge|Refund|Payout|Transfer|Session|Subscription)\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/ },
+  { kind: 'payment', value: 'stripe', pattern: /\.(paymentIntents|charges|refunds|payouts|transfers)\(\)\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/ },
+  { kind: 'payment', value: 'adyen', pattern: /\b\w+\.(payments|refundCapturedPayment|captureAuthorisedPayment)\(/, key: /idempotencyKey|RequestOptions/, requires: /com\.adyen/ },
+  { kind: 'payment', value: 'paypal', pattern: /\b\w+\.(createOrder|captureOrder|authorizeOrder)\(|new Orders(Create|Capture)Request\(/, key: /paypalRequestId|PayPal-Request-Id/, requires: /com\.paypal/ },
+  { kind: 'consumer', value: 'rabbitmq', pattern: /@RabbitListener\(\s*(?:queues\s*=\s*)?[{[]?\s*"([^"]+)"/, channel: 1 },
+  { kind: 'consumer', value: 'kafka', pattern: /@KafkaListener\(\s*(?:topics\s*=\s*)?[{[]?\s*"([^"]+)"/, channel: 1 },
+  { kind: 'consumer', value: 'sqs', pattern: /@SqsListener\(\s*(?:value\s*=\s*)?[{[]?\s*"([^"]+)"/, channel: 1 },
+  { kind: 'consumer', value: 'other', pattern: /@JmsListener\(\s*destination\s*=\s*"([^"]+)"/, channel: 1 },
+  { kind: 'scheduler', value: '@Scheduled', pattern: /@Scheduled\(([^)]*)\)/, schedule: 1 },
+  { kind: 'database', value: 'postgresql', pattern: /jdbc:postgresql:/ },
+  { kind: 'database', value: 'redis', pattern: /\b(RedisTemplate|StringRedisTemplate|JedisPool)\b/ },
+];
+
+/** Records, classes with fields and Kotlin data classes: name → field names. */
+function jvmShapes(text: string): Map<string, string[]> {
+  const shapes = new Map<string, string[]>();
+  for (const { match } of matchesWithLines(text, /\brecord\s+(\w+)\s*\(([^)]*)\)/g)) {
+    const fields = (match[2] ?? '').split(',').map((part) => /(\w+)\s*$/.exec(part.replace(/@\w+(\([^)]*\))?/g, '').trim())?.[1] ?? '').filter(Boolean);
+    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
+  }
+  for (const { match } of matchesWithLines(text, /\bdata\s+class\s+(\w+)\s*\(([^)]*)\)/g)) {
+    const fields = [...(match[2] ?? '').matchAll(/\b(?:val|var)\s+(\w+)/g)].map((m) => m[1] ?? '');
+    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
+  }
+  for (const { match, line } of matchesWithLines(text, /^[ \t]*(?:public\s+)?class\s+(\w+)[^{]*\{/gm)) {
+    if (shapes.has(match[1] ?? '')) continue;
+    const body = sliceLines(text, line, braceBlockEnd(text, line));
+    const fields = [...body.matchAll(/^[ \t]*(?:private|protected|public)\s+(?:final\s+)?[\w<>,\s?]+?\s+(\w+)\s*(?:=[^;]*)?;/gm)].map((m) => m[1] ?? '');
+    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
+  }
+  return shapes;
+}
+
+function firstString(args: string): string {
+  return /"([^"]*)"/.exec(args)?.[1] ?? '';
+}
+
+function classPrefix(text: string): string {
+  const classAt = text.search(/\bclass\s+\w+/);
+  const head = classAt < 0 ? text : text.slice(0, classAt);
+  const mapping = /@RequestMapping\(([^)]*)\)/.exec(head);
+  return mapping ? firstString(mapping[1] ?? '') : '';
+}
+
+function joinRoute(prefix: string, path: string): string {
+  return `/${[prefix, path].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+}
+
+function endpoint(text: string, relPath: string, method: MutatingMethod, route: string, line: number): EndpointFinding {
+  const signature = nextLineMatching(text, line + 1, /^[ \t]*(?!@)(?:[\w<>,?\s[\]]*\s)?(\w+)\s*\(/, 6);
+  const end = signature ? braceBlockEnd(text, signature.line) : line;
+  const header = signature ? sliceLines(text, signature.line, Math.min(end, signature.line + 4)) : '';
+  const bodyType = /@RequestBody\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:final\s+)?(\w+)\s+\w+|@RequestBody\s+(?:@\w+\s+)*\w+\s*:\s*(\w+)/.exec(header);
+  const body = signature ? sliceLines(text, signature.line, end) : '';
+  return {
+    method,
+    route,
+    framework: 'spring',
+    location: formatLocation(relPath, line),
+    ...(signature ? { handler: signature.match[1] } : {}),
+    bodyFields: [],
+    ...(bodyType ? { bodyType: bodyType[1] ?? bodyType[2] } : {}),
+    webhook: /webhook|\bipn\b/i.test(route) || /Webhook\.constructEvent|HMACValidator/.test(body),
+    span: { start: signature?.line ?? line, end },
+  };
+}
+
+/**
+ * Scans one Java or Kotlin file.
+ * @example scanJvm('src/main/java/PaymentController.java', '@PostMapping("/payments")\npublic Payment pay(@RequestBody PayReq r) {}').findings.endpoints
+ */
+export function scanJvm(relPath: string, text: string): ScanResult {
+  const findings = emptyFindings();
+  const shapes = jvmShapes(text);
+  if (/(^|\/)src\/test\//.test(relPath) || /Tests?\.(java|kt)$/.test(relPath)) return { findings, shapes };
+  const prefix = classPrefix(text);
+  for (const { match, line } of matchesWithLines(text, /@(Post|Put|Patch|Delete)Mapping\b(?:\(([^)]*)\))?/g)) {
+    findings.endpoints.push(endpoint(text, relPath, MAPPING[match[1] ?? ''] as MutatingMethod, joinRoute(prefix, firstString(match[2] ?? '')), line));
+  }
+  for (const { match, line } of matchesWithLines(text, /@RequestMapping\(([^)]*method\s*=\s*[^)]*)\)/g)) {
+    for (const method of (match[1] ?? '').matchAll(/RequestMethod\.(POST|PUT|PATCH|DELETE)/g)) {
+      findings.endpoints.push(endpoint(text, relPath, method[1] as MutatingMethod, joinRoute(prefix, firstString(match[1] ?? '')), line));
+    }
+  }
+  applyEffectRules(relPath, text, RULES, findings);
+  return { findings, shapes };
+}

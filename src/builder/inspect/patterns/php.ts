@@ -1,0 +1,38 @@
+/**
+ * PHP / Laravel by reliable patterns: `Route::post('/x', ...)`, Stripe/Adyen calls, php-amqplib
+ * consumers and the console scheduler.
+ */
+import { formatLocation } from '../location.js';
+import { emptyFindings, type MutatingMethod, type ScanResult } from '../types.js';
+import { applyEffectRules, type EffectRule } from './effect-rules.js';
+import { matchesWithLines } from './line-patterns.js';
+
+const RULES: readonly EffectRule[] = [
+  { kind: 'payment', value: 'stripe', pattern: /->(paymentIntents|charges|refunds|payouts|transfers)->(create|confirm|capture)\(|\\?Stripe\\(PaymentIntent|Charge|Refund)::create\(/, key: /idempotency_key/ },
+  { kind: 'payment', value: 'adyen', pattern: /->(payments|refundCapturedPayment|captureAuthorisedPayment)\(/, key: /idempotencyKey|Idempotency-Key/, requires: /Adyen\\/ },
+  { kind: 'consumer', value: 'rabbitmq', pattern: /->basic_consume\(\s*(?:["']([^"']+)["'])?/, channel: 1 },
+  { kind: 'scheduler', value: 'laravel scheduler', pattern: /\$schedule->(?:command|job|call)\([^;]*?->(\w+\([^)]*\))/, schedule: 1 },
+];
+
+/**
+ * Scans one PHP file.
+ * @example scanPhp('routes/api.php', "Route::post('/payments', [PaymentController::class, 'store']);").findings.endpoints
+ */
+export function scanPhp(relPath: string, text: string): ScanResult {
+  const findings = emptyFindings();
+  if (/(^|\/)tests\//.test(relPath)) return { findings, shapes: new Map() };
+  for (const { match, line } of matchesWithLines(text, /Route::(post|put|patch|delete)\(\s*["']([^"']+)["']/g)) {
+    const route = (match[2] ?? '').startsWith('/') ? (match[2] ?? '') : `/${match[2] ?? ''}`;
+    const prefix = relPath.endsWith('routes/api.php') ? '/api' : '';
+    findings.endpoints.push({
+      method: (match[1] ?? '').toUpperCase() as MutatingMethod,
+      route: `${prefix}${route}`,
+      framework: 'laravel',
+      location: formatLocation(relPath, line),
+      bodyFields: [],
+      webhook: /webhook/i.test(route),
+    });
+  }
+  applyEffectRules(relPath, text, RULES, findings);
+  return { findings, shapes: new Map() };
+}

@@ -1,0 +1,69 @@
+/**
+ * Ruby / Rails by reliable patterns: `config/routes.rb` verbs and `resources` (create, update,
+ * destroy), `params.require(:x).permit(...)` fields, Stripe/Adyen calls, Sneakers/Karafka/Sidekiq
+ * workers and `whenever` schedules.
+ */
+import { formatLocation } from '../location.js';
+import { emptyFindings, type EndpointFinding, type MutatingMethod, type ScanResult } from '../types.js';
+import { applyEffectRules, type EffectRule } from './effect-rules.js';
+import { matchesWithLines } from './line-patterns.js';
+
+const RULES: readonly EffectRule[] = [
+  { kind: 'payment', value: 'stripe', pattern: /\bStripe::(PaymentIntent|Charge|Refund|Payout|Transfer|Checkout::Session|Subscription)\.(create|confirm|capture)\b/, key: /idempotency_key:/ },
+  { kind: 'payment', value: 'adyen', pattern: /\.checkout\.(payments_api\.)?payments\b|\.modifications_api\.\w+/, key: /idempotency_key|Idempotency-Key/, requires: /Adyen::Client/ },
+  { kind: 'consumer', value: 'rabbitmq', pattern: /\bfrom_queue\s+["']([^"']+)/, channel: 1, requires: /Sneakers::Worker/ },
+  { kind: 'consumer', value: 'kafka', pattern: /<\s*(?:Karafka::BaseConsumer|ApplicationConsumer)\b/ },
+  { kind: 'consumer', value: 'other', pattern: /include\s+Sidekiq::(?:Job|Worker)\b/ },
+  { kind: 'scheduler', value: 'whenever', pattern: /^[ \t]*every\s+([^\s,]+(?:\.\w+)?)/m, schedule: 1, requires: /runner|rake|command/ },
+  { kind: 'database', value: 'postgresql', pattern: /adapter:\s*postgresql/ },
+  { kind: 'database', value: 'mysql', pattern: /adapter:\s*mysql2/ },
+];
+
+const RESOURCE_ACTIONS: Array<[string, MutatingMethod, string]> = [
+  ['create', 'POST', ''], ['update', 'PATCH', '/:id'], ['destroy', 'DELETE', '/:id'],
+];
+
+function routesFile(relPath: string, text: string): EndpointFinding[] {
+  const out: EndpointFinding[] = [];
+  const base = { framework: 'rails' as const, bodyFields: [] as string[] };
+  for (const { match, line } of matchesWithLines(text, /^[ \t]*(post|put|patch|delete)\s+["']([^"']+)["'](?:[^\n]*?to:\s*["']([^"']+)["'])?/gm)) {
+    const route = (match[2] ?? '').startsWith('/') ? (match[2] ?? '') : `/${match[2] ?? ''}`;
+    out.push({
+      ...base, method: (match[1] ?? '').toUpperCase() as MutatingMethod, route, location: formatLocation(relPath, line),
+      ...(match[3] ? { handler: match[3] } : {}), webhook: /webhook|\bipn\b/i.test(route),
+    });
+  }
+  for (const { match, line } of matchesWithLines(text, /^[ \t]*resources?\s+:(\w+)([^\n]*)/gm)) {
+    const name = match[1] ?? '';
+    const only = /only:\s*(?:%i\[([^\]]*)\]|\[([^\]]*)\])/.exec(match[2] ?? '');
+    const allowed = only ? (only[1] ?? only[2] ?? '').replace(/[:,]/g, ' ').split(/\s+/).filter(Boolean) : undefined;
+    for (const [action, method, suffix] of RESOURCE_ACTIONS) {
+      if (allowed && !allowed.includes(action)) continue;
+      out.push({ ...base, method, route: `/${name}${suffix}`, location: formatLocation(relPath, line), handler: `${name}#${action}`, webhook: /webhook/i.test(name) });
+    }
+  }
+  return out;
+}
+
+/** Strong-parameter permits: `params.require(:payment).permit(:amount, :currency)` → shape `payment`. */
+function permittedShapes(text: string): Map<string, string[]> {
+  const shapes = new Map<string, string[]>();
+  for (const { match } of matchesWithLines(text, /params\.require\(:(\w+)\)\.permit\(([^)]*)\)/g)) {
+    const fields = [...(match[2] ?? '').matchAll(/:(\w+)/g)].map((m) => m[1] ?? '');
+    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
+  }
+  return shapes;
+}
+
+/**
+ * Scans one Ruby file (routes only from `config/routes.rb`).
+ * @example scanRuby('config/routes.rb', 'resources :payments, only: [:create]').findings.endpoints // POST /payments
+ */
+export function scanRuby(relPath: string, text: string): ScanResult {
+  const findings = emptyFindings();
+  const shapes = permittedShapes(text);
+  if (/(^|\/)(spec|test)\//.test(relPath)) return { findings, shapes };
+  if (/(^|\/)config\/routes\.rb$/.test(relPath)) findings.endpoints.push(...routesFile(relPath, text));
+  applyEffectRules(relPath, text, RULES, findings);
+  return { findings, shapes };
+}

@@ -1,0 +1,55 @@
+/**
+ * The TS/JS scanner: one parse per file through the TypeScript compiler API, then routes, NestJS
+ * decorators, Next.js handlers and side effects. Loaded lazily by the inspector so that a missing
+ * `typescript` package degrades to "TS/JS not analysed" instead of a crash.
+ */
+import ts from 'typescript';
+import { emptyFindings, type Broker, type Framework, type ScanResult } from '../types.js';
+import { scanEffects } from './ts-effects.js';
+import { declaredShapes, scanNest } from './ts-nest.js';
+import { fileFramework, nextRouteEndpoints, routeCallEndpoints } from './ts-routes.js';
+import { parseSource } from './ts-source.js';
+
+
+/** Project-level hints that a single file cannot know. */
+export interface ProjectHints {
+  readonly framework?: Framework;
+  readonly broker?: Broker;
+}
+
+/** Test files exercise routes (`request(app).post(...)`) rather than declare them. */
+const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|e2e)\/|\.(test|spec|e2e-spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * Scans one TS/JS file.
+ * @example
+ * scanTypeScript('src/app.ts', "import express from 'express'; const app = express(); app.post('/pay', (req, res) => {})", {})
+ *   .findings.endpoints[0]; // { method: 'POST', route: '/pay', framework: 'express', location: 'src/app.ts:1', ... }
+ */
+export function scanTypeScript(relPath: string, text: string, hints: ProjectHints): ScanResult {
+  const src = parseSource(relPath, text);
+  const findings = emptyFindings();
+  const shapes = declaredShapes(src);
+  if (TEST_FILE.test(relPath)) return { findings, shapes };
+
+  const framework = fileFramework(src, hints.framework);
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) findings.endpoints.push(...routeCallEndpoints(src, node, framework));
+    ts.forEachChild(node, visit);
+  };
+  visit(src.sf);
+  findings.endpoints.push(...nextRouteEndpoints(src));
+
+  const nest = scanNest(src, hints.broker ?? 'other');
+  findings.endpoints.push(...nest.endpoints);
+  findings.schedulers.push(...nest.schedulers);
+  findings.consumers.push(...nest.consumers);
+
+  const effects = scanEffects(src);
+  findings.paymentCalls.push(...effects.paymentCalls);
+  findings.consumers.push(...effects.consumers);
+  findings.schedulers.push(...effects.schedulers);
+  findings.databases.push(...effects.databases);
+  findings.brokers.push(...effects.brokers);
+  return { findings, shapes };
+}

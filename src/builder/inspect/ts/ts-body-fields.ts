@@ -1,0 +1,100 @@
+/**
+ * Which request-body fields a handler reads — the candidates for the fingerprint. Follows the
+ * common shapes: `req.body.x`, `const { x } = req.body`, `await c.req.json()`, `await request.json()`,
+ * `schema.parse(req.body)` and `safeParse(...).data`, and NestJS `@Body() dto` parameters.
+ */
+import ts from 'typescript';
+import { type FunctionLike, unwrap } from './ts-source.js';
+
+const BODY_READERS = new Set(['json', 'valid', 'parseBody', 'formData']);
+const VALIDATORS = new Set(['parse', 'parseAsync', 'validate', 'validateSync', 'assert', 'cast']);
+const SAFE_VALIDATORS = new Set(['safeParse', 'safeParseAsync']);
+const REQUEST_NAMES = new Set(['req', 'request', 'ctx', 'c', 'context']);
+
+interface Scope {
+  readonly params: ReadonlySet<string>;
+  /** Variables that hold the body (or its validated copy). */
+  readonly bound: Set<string>;
+  /** Variables that hold a `safeParse` result, whose `.data` is the body. */
+  readonly safeResults: Set<string>;
+}
+
+function rootIdentifier(node: ts.Expression): string | undefined {
+  const inner = unwrap(node);
+  if (ts.isIdentifier(inner)) return inner.text;
+  if (ts.isPropertyAccessExpression(inner) || ts.isCallExpression(inner)) return rootIdentifier(inner.expression);
+  return undefined;
+}
+
+function isRequestRoot(scope: Scope, node: ts.Expression): boolean {
+  const root = rootIdentifier(node);
+  return root !== undefined && (scope.params.has(root) || REQUEST_NAMES.has(root));
+}
+
+function isBodyExpression(scope: Scope, node: ts.Expression): boolean {
+  const inner = unwrap(node);
+  if (ts.isIdentifier(inner)) return scope.bound.has(inner.text);
+  if (ts.isPropertyAccessExpression(inner)) {
+    if (inner.name.text === 'body' && isRequestRoot(scope, inner.expression)) return true;
+    const object = unwrap(inner.expression);
+    return inner.name.text === 'data' && ts.isIdentifier(object) && scope.safeResults.has(object.text);
+  }
+  if (ts.isCallExpression(inner) && ts.isPropertyAccessExpression(inner.expression)) {
+    const name = inner.expression.name.text;
+    if (BODY_READERS.has(name) && isRequestRoot(scope, inner.expression.expression)) return true;
+    if (VALIDATORS.has(name)) return inner.arguments.some((arg) => isBodyExpression(scope, arg));
+  }
+  return false;
+}
+
+function isSafeParse(scope: Scope, node: ts.Expression): boolean {
+  const inner = unwrap(node);
+  return ts.isCallExpression(inner) && ts.isPropertyAccessExpression(inner.expression)
+    && SAFE_VALIDATORS.has(inner.expression.name.text) && inner.arguments.some((arg) => isBodyExpression(scope, arg));
+}
+
+function bindingNames(pattern: ts.ObjectBindingPattern): string[] {
+  return pattern.elements.flatMap((element) => {
+    if (element.dotDotDotToken) return [];
+    const key = element.propertyName ?? element.name;
+    return ts.isIdentifier(key) || ts.isStringLiteral(key) ? [key.text] : [];
+  });
+}
+
+/**
+ * Body fields read by one handler, in first-seen order.
+ * `boundNames` are parameters that already are the body (NestJS `@Body() dto`).
+ * @example
+ * bodyFieldsOf(parse('(req, res) => { const { amount, currency } = req.body }')) // ['amount', 'currency']
+ */
+export function bodyFieldsOf(handler: FunctionLike, boundNames: readonly string[] = []): string[] {
+  const params = new Set<string>();
+  for (const parameter of handler.parameters) {
+    if (ts.isIdentifier(parameter.name)) params.add(parameter.name.text);
+  }
+  const scope: Scope = { params, bound: new Set(boundNames), safeResults: new Set() };
+  const fields: string[] = [];
+  const add = (name: string): void => {
+    if (!fields.includes(name)) fields.push(name);
+  };
+  // Destructured handler parameters (`({ body: { amount } }) => ...`) are rare; the body is walked.
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && node.initializer) {
+      if (isBodyExpression(scope, node.initializer)) {
+        if (ts.isIdentifier(node.name)) scope.bound.add(node.name.text);
+        else if (ts.isObjectBindingPattern(node.name)) bindingNames(node.name).forEach(add);
+      } else if (ts.isIdentifier(node.name) && isSafeParse(scope, node.initializer)) {
+        scope.safeResults.add(node.name.text);
+      }
+    }
+    if (ts.isPropertyAccessExpression(node) && !isBodyExpression(scope, node) && isBodyExpression(scope, node.expression)) {
+      add(node.name.text);
+    }
+    if (ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression) && isBodyExpression(scope, node.expression)) {
+      add(node.argumentExpression.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  if (handler.body) visit(handler.body);
+  return fields;
+}

@@ -1,0 +1,121 @@
+/**
+ * NestJS through its decorators: `@Controller` classes with `@Post/@Put/@Patch/@Delete` methods,
+ * `@Cron`/`@Interval` jobs, and message handlers (`@EventPattern`, `@MessagePattern`,
+ * `@RabbitSubscribe`, `@Processor` for BullMQ).
+ */
+import ts from 'typescript';
+import type { Broker, ConsumerFinding, EndpointFinding, MutatingMethod, SchedulerFinding } from '../types.js';
+import { endpointFinding } from './ts-routes.js';
+import { decoratorsOf, literalText, nodeLocation, propertyValue, type ParsedSource } from './ts-source.js';
+
+const ROUTE_DECORATORS: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE' };
+
+export interface NestFindings {
+  endpoints: EndpointFinding[];
+  schedulers: SchedulerFinding[];
+  consumers: ConsumerFinding[];
+}
+
+function joinRoute(prefix: string, path: string): string {
+  const joined = `/${[prefix, path].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+  return joined;
+}
+
+function controllerPrefix(args: readonly ts.Expression[]): string {
+  const first = args[0];
+  return literalText(first) ?? literalText(propertyValue(first, 'path')) ?? '';
+}
+
+/** `@Body() dto: CreatePaymentDto` → bound name `dto`, type `CreatePaymentDto`; `@Body('amount')` → field. */
+function bodyParameters(method: ts.MethodDeclaration): { boundNames: string[]; bodyType?: string; fields: string[] } {
+  const boundNames: string[] = [];
+  const fields: string[] = [];
+  let bodyType: string | undefined;
+  for (const parameter of method.parameters) {
+    const body = decoratorsOf(parameter).find((d) => d.name === 'Body');
+    if (!body || !ts.isIdentifier(parameter.name)) continue;
+    const field = literalText(body.args[0]);
+    if (field) {
+      fields.push(field);
+      continue;
+    }
+    boundNames.push(parameter.name.text);
+    if (parameter.type && ts.isTypeReferenceNode(parameter.type) && ts.isIdentifier(parameter.type.typeName)) {
+      bodyType = parameter.type.typeName.text;
+    }
+  }
+  return { boundNames, fields, ...(bodyType ? { bodyType } : {}) };
+}
+
+function channelOf(args: readonly ts.Expression[]): string | undefined {
+  const first = args[0];
+  return literalText(first) ?? literalText(propertyValue(first, 'queue')) ?? literalText(propertyValue(first, 'name'))
+    ?? literalText(propertyValue(first, 'routingKey'));
+}
+
+function scanClass(src: ParsedSource, node: ts.ClassDeclaration, broker: Broker, out: NestFindings): void {
+  const classDecorators = decoratorsOf(node);
+  const controller = classDecorators.find((d) => d.name === 'Controller');
+  const processor = classDecorators.find((d) => d.name === 'Processor');
+  if (processor) {
+    out.consumers.push({ broker: 'bullmq', channel: channelOf(processor.args), location: nodeLocation(src, processor.node), evidence: '@Processor' });
+  }
+  for (const member of node.members) {
+    if (!ts.isMethodDeclaration(member)) continue;
+    for (const decorator of decoratorsOf(member)) {
+      const method = ROUTE_DECORATORS[decorator.name];
+      if (method && controller) {
+        const { boundNames, bodyType, fields } = bodyParameters(member);
+        const route = joinRoute(controllerPrefix(controller.args), literalText(decorator.args[0]) ?? '');
+        const name = ts.isIdentifier(member.name) ? member.name.text : undefined;
+        const finding = endpointFinding(src, { method, route, framework: 'nestjs', at: decorator.node, handler: member, name, boundNames, bodyType });
+        out.endpoints.push({ ...finding, bodyFields: [...new Set([...fields, ...finding.bodyFields])] });
+      } else if (decorator.name === 'Cron' || decorator.name === 'Interval') {
+        const schedule = literalText(decorator.args[0]) ?? decorator.args[decorator.args.length - 1]?.getText(src.sf);
+        const handler = ts.isIdentifier(member.name) ? member.name.text : undefined;
+        out.schedulers.push({ mechanism: `@${decorator.name}`, ...(schedule ? { schedule } : {}), location: nodeLocation(src, decorator.node), ...(handler ? { handler } : {}) });
+      } else if (decorator.name === 'EventPattern' || decorator.name === 'MessagePattern') {
+        out.consumers.push({ broker, channel: channelOf(decorator.args), location: nodeLocation(src, decorator.node), evidence: `@${decorator.name}` });
+      } else if (decorator.name === 'RabbitSubscribe' || decorator.name === 'RabbitRPC') {
+        out.consumers.push({ broker: 'rabbitmq', channel: channelOf(decorator.args), location: nodeLocation(src, decorator.node), evidence: `@${decorator.name}` });
+      }
+    }
+  }
+}
+
+/**
+ * Everything NestJS declares by decorator in one file. `broker` is the project's broker, used for
+ * transport-agnostic `@EventPattern` handlers.
+ * @example scanNest(src, 'rabbitmq').endpoints // [{ method: 'POST', route: '/payments', framework: 'nestjs', ... }]
+ */
+export function scanNest(src: ParsedSource, broker: Broker): NestFindings {
+  const out: NestFindings = { endpoints: [], schedulers: [], consumers: [] };
+  const visit = (node: ts.Node): void => {
+    if (ts.isClassDeclaration(node)) scanClass(src, node, broker, out);
+    ts.forEachChild(node, visit);
+  };
+  visit(src.sf);
+  return out;
+}
+
+/**
+ * Property names of the classes and interfaces a file declares, to resolve DTO bodies.
+ * @example declaredShapes(parseSource('dto.ts', 'class PayDto { amount!: number }')) // Map { 'PayDto' => ['amount'] }
+ */
+export function declaredShapes(src: ParsedSource): Map<string, string[]> {
+  const shapes = new Map<string, string[]>();
+  const visit = (node: ts.Node): void => {
+    if ((ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node)) && node.name) {
+      const names = (node.members as ts.NodeArray<ts.ClassElement | ts.TypeElement>).flatMap((member) =>
+        (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)) && member.name && ts.isIdentifier(member.name) ? [member.name.text] : []);
+      if (names.length > 0) shapes.set(node.name.text, names);
+    }
+    if (ts.isTypeAliasDeclaration(node) && ts.isTypeLiteralNode(node.type)) {
+      const names = node.type.members.flatMap((member) => (ts.isPropertySignature(member) && ts.isIdentifier(member.name) ? [member.name.text] : []));
+      if (names.length > 0) shapes.set(node.name.text, names);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(src.sf);
+  return shapes;
+}

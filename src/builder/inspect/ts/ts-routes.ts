@@ -1,0 +1,211 @@
+/**
+ * Mutating HTTP routes in Express, Fastify and Hono (`app.post('/x', handler)`,
+ * `router.route('/x').put(...)`, `fastify.route({ method, url })`, `app.on('POST', '/x')`) and in
+ * Next.js app-router route handlers (`app/**\/route.ts` exporting POST/PUT/PATCH/DELETE).
+ */
+import ts from 'typescript';
+import type { EndpointFinding, Framework, MutatingMethod } from '../types.js';
+import { bodyFieldsOf } from './ts-body-fields.js';
+import {
+  chainText, isFunctionLike, literalText, nodeEndLine, nodeLine, nodeLocation, propertyValue, rootName, unwrap,
+  type FunctionLike, type ParsedSource,
+} from './ts-source.js';
+
+const METHODS: Record<string, MutatingMethod> = { post: 'POST', put: 'PUT', patch: 'PATCH', delete: 'DELETE', del: 'DELETE' };
+/** Receivers that are HTTP clients, not servers: `axios.post('/x')` must not become an endpoint. */
+const CLIENT_NAMES = /^(axios|got|ky|superagent|request|supertest|agent|fetch|http|https|client|httpClient|api|\$http|undici|needle)$/i;
+const SERVER_NAME = /(^(app|server|router|routes|fastify|api|instance|r|v\d+)$)|(router|app|server|routes)$/i;
+const HTTP_MODULES: Array<[RegExp, Framework]> = [[/^fastify/, 'fastify'], [/^(hono|@hono\/)/, 'hono'], [/^express/, 'express']];
+const WEBHOOK_ROUTE = /webhook|\bipn\b|(stripe|adyen|paypal)[^/]*\/.*(notification|callback|event)/i;
+const WEBHOOK_CALLS = /(webhooks\.constructEvent(Async)?|validateHMAC|verifyWebhookSignature|verifyNotificationHMAC)$/;
+
+/** The framework a file's routes belong to: its own imports first, then the project's. */
+export function fileFramework(src: ParsedSource, projectFramework: Framework | undefined): Framework | undefined {
+  for (const [pattern, framework] of HTTP_MODULES) {
+    if ([...src.modules].some((m) => pattern.test(m))) return framework;
+  }
+  return projectFramework === 'express' || projectFramework === 'fastify' || projectFramework === 'hono' ? projectFramework : undefined;
+}
+
+function isServerReceiver(receiver: ts.Expression): boolean {
+  const inner = unwrap(receiver);
+  if (ts.isCallExpression(inner)) return false;
+  const root = rootName(inner) ?? (inner.kind === ts.SyntaxKind.ThisKeyword ? 'this' : undefined);
+  if (!root || CLIENT_NAMES.test(root)) return false;
+  const last = ts.isPropertyAccessExpression(inner) ? inner.name.text : root;
+  return !CLIENT_NAMES.test(last) && (SERVER_NAME.test(last) || SERVER_NAME.test(root));
+}
+
+function isHandlerArg(node: ts.Expression): boolean {
+  const inner = unwrap(node);
+  return isFunctionLike(inner) || ts.isIdentifier(inner) || ts.isPropertyAccessExpression(inner) || ts.isCallExpression(inner)
+    || (ts.isObjectLiteralExpression(inner) && propertyValue(inner, 'handler') !== undefined);
+}
+
+/** Resolves a handler argument to a function node in the same file, when it is one. */
+function resolveHandler(src: ParsedSource, node: ts.Expression | undefined): FunctionLike | undefined {
+  if (!node) return undefined;
+  const inner = unwrap(node);
+  if (isFunctionLike(inner)) return inner;
+  if (ts.isObjectLiteralExpression(inner)) return resolveHandler(src, propertyValue(inner, 'handler'));
+  if (ts.isCallExpression(inner)) return resolveHandler(src, inner.arguments[inner.arguments.length - 1]);
+  if (!ts.isIdentifier(inner)) return undefined;
+  let found: FunctionLike | undefined;
+  const visit = (child: ts.Node): void => {
+    if (found) return;
+    if (ts.isFunctionDeclaration(child) && child.name?.text === inner.text) found = child;
+    else if (ts.isVariableDeclaration(child) && ts.isIdentifier(child.name) && child.name.text === inner.text && child.initializer) {
+      const init = unwrap(child.initializer);
+      if (isFunctionLike(init)) found = init;
+    }
+    ts.forEachChild(child, visit);
+  };
+  visit(src.sf);
+  return found;
+}
+
+function handlerName(node: ts.Expression | undefined, fn: FunctionLike | undefined): string | undefined {
+  if (node && ts.isIdentifier(unwrap(node))) return (unwrap(node) as ts.Identifier).text;
+  if (node && ts.isPropertyAccessExpression(unwrap(node))) return (unwrap(node) as ts.PropertyAccessExpression).name.text;
+  if (fn && (ts.isFunctionExpression(fn) || ts.isFunctionDeclaration(fn)) && fn.name) return fn.name.text;
+  return undefined;
+}
+
+function callsWebhookVerifier(fn: FunctionLike | undefined): boolean {
+  let found = false;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isCallExpression(node) && WEBHOOK_CALLS.test(chainText(node.expression))) found = true;
+    ts.forEachChild(node, visit);
+  };
+  if (fn?.body) visit(fn.body);
+  return found;
+}
+
+/**
+ * Builds the finding for one route. Exported for the NestJS scanner, which finds routes by
+ * decorators but reports them the same way.
+ * @example endpointFinding(src, { method: 'POST', route: '/payments', framework: 'express', at: call, handler: fn })
+ */
+export function endpointFinding(src: ParsedSource, spec: {
+  method: MutatingMethod; route: string; framework: Framework; at: ts.Node; handler?: FunctionLike; name?: string;
+  boundNames?: readonly string[]; bodyType?: string;
+}): EndpointFinding {
+  const { handler } = spec;
+  return {
+    method: spec.method,
+    route: spec.route,
+    framework: spec.framework,
+    location: nodeLocation(src, spec.at),
+    ...(spec.name ? { handler: spec.name } : {}),
+    bodyFields: handler ? bodyFieldsOf(handler, spec.boundNames) : [],
+    ...(spec.bodyType ? { bodyType: spec.bodyType } : {}),
+    webhook: WEBHOOK_ROUTE.test(spec.route) || callsWebhookVerifier(handler),
+    ...(handler ? { span: { start: nodeLine(src, handler), end: nodeEndLine(src, handler) } } : {}),
+  };
+}
+
+/** The `.route('/x')` call at the root of a chain of verb calls, if the chain has one. */
+function routeChainRoot(receiver: ts.Expression): (ts.CallExpression & { expression: ts.PropertyAccessExpression }) | undefined {
+  let current = unwrap(receiver);
+  while (ts.isCallExpression(current) && ts.isPropertyAccessExpression(current.expression)) {
+    const verb = current.expression.name.text;
+    if (verb === 'route' && current.arguments.length === 1) return current as ts.CallExpression & { expression: ts.PropertyAccessExpression };
+    if (!METHODS[verb] && !['get', 'all', 'head', 'options'].includes(verb)) return undefined;
+    current = unwrap(current.expression.expression);
+  }
+  return undefined;
+}
+
+function methodsOf(node: ts.Expression | undefined): MutatingMethod[] {
+  if (!node) return [];
+  const inner = unwrap(node);
+  const one = literalText(inner)?.toLowerCase();
+  if (one) return METHODS[one] ? [METHODS[one]] : [];
+  if (ts.isArrayLiteralExpression(inner)) return inner.elements.flatMap((e) => methodsOf(e));
+  return [];
+}
+
+/**
+ * Routes declared by one call expression, or none.
+ * @example routeCallEndpoints(src, parse("app.post('/payments', pay)"), 'express') // [{ method: 'POST', route: '/payments', ... }]
+ */
+export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, framework: Framework | undefined): EndpointFinding[] {
+  if (!framework || !ts.isPropertyAccessExpression(call.expression)) return [];
+  const name = call.expression.name.text;
+  // The verb's own position: in a chain (`router.route('/x').get(..).post(..)`) that is the `.post` line.
+  const at = call.expression.name;
+  const receiver = call.expression.expression;
+  const args = call.arguments;
+  const last = args[args.length - 1];
+  // router.route('/x').get(h).post(handler) — Express's chained form.
+  const chained = routeChainRoot(receiver);
+  if (METHODS[name] && chained && isServerReceiver(chained.expression.expression)) {
+    const route = literalText(chained.arguments[0]);
+    const handler = resolveHandler(src, last);
+    return route === undefined ? [] : [endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler) })];
+  }
+  if (!isServerReceiver(receiver)) return [];
+  if (METHODS[name] && args.length >= 2) {
+    const route = literalText(args[0]);
+    if (route === undefined || !(route.startsWith('/') || route === '*') || !last || !isHandlerArg(last)) return [];
+    const handler = resolveHandler(src, last);
+    return [endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler) })];
+  }
+  if (name === 'route' && args.length === 1 && ts.isObjectLiteralExpression(unwrap(args[0] as ts.Expression))) {
+    const options = args[0];
+    const route = literalText(propertyValue(options, 'url') ?? propertyValue(options, 'path'));
+    const handlerNode = propertyValue(options, 'handler');
+    const handler = resolveHandler(src, handlerNode);
+    return route === undefined ? [] : methodsOf(propertyValue(options, 'method')).map((method) =>
+      endpointFinding(src, { method, route, framework, at, handler, name: handlerName(handlerNode, handler) }));
+  }
+  if (name === 'on' && args.length >= 3) {
+    const route = literalText(args[1]);
+    const handler = resolveHandler(src, last);
+    return route === undefined ? [] : methodsOf(args[0]).map((method) =>
+      endpointFinding(src, { method, route, framework, at, handler, name: handlerName(last, handler) }));
+  }
+  return [];
+}
+
+const NEXT_ROUTE_FILE = /(?:^|\/)app\/((?:[^/]+\/)*)route\.(?:ts|tsx|js|mjs|jsx)$/;
+
+/** `app/api/orders/[id]/(group)/route.ts` → `/api/orders/:id`. */
+function nextRoute(segments: string): string {
+  const parts = segments.split('/').filter((part) => part && !/^\(.*\)$/.test(part) && !part.startsWith('@'));
+  const mapped = parts.map((part) => part.replace(/^\[\[?\.\.\.(\w+)\]\]?$/, '*$1').replace(/^\[(\w+)\]$/, ':$1'));
+  return `/${mapped.join('/')}`;
+}
+
+function isExported(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+}
+
+/**
+ * Next.js app-router handlers: exported `POST`/`PUT`/`PATCH`/`DELETE` in a `route.ts` file.
+ * @example nextRouteEndpoints(parseSource('app/api/orders/route.ts', 'export async function POST(req) {}')) // POST /api/orders
+ */
+export function nextRouteEndpoints(src: ParsedSource): EndpointFinding[] {
+  const match = NEXT_ROUTE_FILE.exec(src.relPath);
+  if (!match) return [];
+  const route = nextRoute(match[1] ?? '');
+  const out: EndpointFinding[] = [];
+  for (const statement of src.sf.statements) {
+    if (!isExported(statement)) continue;
+    if (ts.isFunctionDeclaration(statement) && statement.name && METHODS[statement.name.text.toLowerCase()] && statement.name.text === statement.name.text.toUpperCase()) {
+      const method = METHODS[statement.name.text.toLowerCase()] as MutatingMethod;
+      out.push(endpointFinding(src, { method, route, framework: 'nextjs', at: statement, handler: statement, name: statement.name.text }));
+    }
+    if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        const name = ts.isIdentifier(declaration.name) ? declaration.name.text : '';
+        const init = declaration.initializer ? unwrap(declaration.initializer) : undefined;
+        if (!METHODS[name.toLowerCase()] || name !== name.toUpperCase()) continue;
+        const handler = init && isFunctionLike(init) ? init : undefined;
+        out.push(endpointFinding(src, { method: METHODS[name.toLowerCase()] as MutatingMethod, route, framework: 'nextjs', at: declaration, handler, name }));
+      }
+    }
+  }
+  return out;
+}

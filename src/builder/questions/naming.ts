@@ -1,0 +1,105 @@
+/**
+ * Action names in the user's domain (`createPayment`, `refundPayment`, `processStripeWebhook`)
+ * derived from routes, handler names, queues and schedules. Names end up in keys and code
+ * identifiers, so they are letters and digits only.
+ */
+
+/** Handler names that say nothing about the action. */
+const GENERIC_HANDLERS = new Set([
+  'create', 'update', 'delete', 'remove', 'destroy', 'handle', 'handler', 'post', 'put', 'patch', 'index', 'store', 'receive',
+  'process', 'execute', 'run', 'main', 'webhook', 'callback', 'action', 'submit', 'perform', 'call', 'invoke',
+]);
+
+const VERB_BY_METHOD: Record<string, string> = { POST: 'create', PUT: 'replace', PATCH: 'update', DELETE: 'delete' };
+
+/**
+ * Splits on anything that is not a letter or digit and on camelCase humps, then camel-cases.
+ * @example camelCase('create_order') // 'createOrder'; camelCase('order.paid') // 'orderPaid'
+ */
+export function camelCase(text: string): string {
+  const words = text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
+  const joined = words.map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('');
+  const cleaned = joined.replace(/^[0-9]+/, '');
+  return cleaned || 'action';
+}
+
+/**
+ * English plural → singular for resource names (good enough for route nouns).
+ * @example singular('payments') // 'payment'; singular('deliveries') // 'delivery'
+ */
+export function singular(word: string): string {
+  if (/ies$/i.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(ss|us|is)$/i.test(word)) return word;
+  if (/(xes|ches|shes|sses)$/i.test(word)) return word.slice(0, -2);
+  if (/s$/i.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * Name for an HTTP action: a meaningful handler name wins, otherwise verb + resource from the route.
+ * @example httpActionName('POST', '/payments/:id/refund') // 'refundPayment'
+ * @example httpActionName('POST', '/api/v1/orders', 'create') // 'createOrder'
+ */
+export function httpActionName(method: string, route: string, handler?: string): string {
+  if (handler && !GENERIC_HANDLERS.has(handler.toLowerCase()) && !/^(POST|PUT|PATCH|DELETE)$/.test(handler) && !handler.includes('#')) {
+    return camelCase(handler);
+  }
+  const segments = route.split('/').filter((s) => s && !/^(api|v\d+)$/i.test(s));
+  const statics = segments.filter((s) => !/^[:{*[]/.test(s) && !/^\(.*\)$/.test(s));
+  const lastIndex = segments.length - 1;
+  const last = segments[lastIndex];
+  // `/payments/:id/refund`: a static segment after a parameter is a verb on the resource.
+  if (last && statics.length >= 2 && segments.slice(0, lastIndex).some((s) => /^[:{[]/.test(s)) && !/^[:{*[]/.test(last)) {
+    const resource = statics[statics.length - 2] ?? 'resource';
+    return camelCase(`${singular(last)} ${singular(resource)}`);
+  }
+  const resource = statics[statics.length - 1] ?? 'resource';
+  return camelCase(`${VERB_BY_METHOD[method] ?? 'handle'} ${singular(resource)}`);
+}
+
+/**
+ * Name for a webhook receiver, after the provider when the route or call names one.
+ * @example webhookActionName('/hooks/stripe') // 'processStripeWebhook'
+ */
+export function webhookActionName(route: string): string {
+  const provider = /(stripe|adyen|paypal|github|shopify|twilio|slack)/i.exec(route)?.[1];
+  return provider ? `process${capitalize(provider.toLowerCase())}Webhook` : 'processWebhook';
+}
+
+/**
+ * Name for a message consumer, after its queue/topic/subject.
+ * @example consumerActionName('order.paid') // 'handleOrderPaid'
+ */
+export function consumerActionName(channel: string | undefined): string {
+  return channel ? camelCase(`handle ${channel.replace(/^.*[/:]/, '')}`) : 'handleMessage';
+}
+
+/**
+ * Name for a scheduled job: a method name when there is one, else the file it lives in.
+ * @example jobActionName('src/jobs/reconcile.ts:5') // 'runReconcile'
+ */
+export function jobActionName(location: string, method?: string): string {
+  if (method && !GENERIC_HANDLERS.has(method.toLowerCase())) return camelCase(method);
+  const file = location.replace(/:\d+$/, '').split('/').pop() ?? 'job';
+  const base = file.replace(/\.[^.]+$/, '').replace(/\.(job|cron|task)$/, '');
+  return camelCase(`run ${base}`);
+}
+
+/**
+ * Makes names unique by appending 2, 3, ... in order of appearance.
+ * @example uniqueNames(['createOrder', 'createOrder']) // ['createOrder', 'createOrder2']
+ */
+export function uniqueNames(names: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count === 1 ? name : `${name}${count}`;
+  });
+}

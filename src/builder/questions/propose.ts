@@ -1,0 +1,197 @@
+/**
+ * What the code answers: turns an inspection into proposed answers — the protected actions and
+ * the stack — each with its provenance (`code` + `path:line`, or the assumption made). Nothing
+ * here asks; the flow decides what is still open.
+ */
+import type { Action, Answers } from '../answers.js';
+import type { ConsumerFinding, EndpointFinding, Inspection, PaymentCallFinding, Provider, SchedulerFinding } from '../inspect/types.js';
+import { consumerActionName, httpActionName, jobActionName, uniqueNames, webhookActionName } from './naming.js';
+
+export type Provenance = Answers['provenance'][string];
+
+export interface Proposed<T> {
+  readonly value: T;
+  readonly provenance: Provenance;
+}
+
+export interface ProposedAction {
+  readonly action: Action;
+  /** Extra provenance entries for this action (fields or provider that were assumed). */
+  readonly notes: Readonly<Record<string, Provenance>>;
+  /** Sort rank: money first, then webhooks, then the rest. */
+  readonly rank: number;
+}
+
+export interface Proposals {
+  readonly actions: readonly ProposedAction[];
+  /** Found but not protected by default, each with the reason (shown to the user). */
+  readonly skipped: readonly string[];
+  readonly language?: Proposed<Answers['stack']['language']>;
+  readonly framework?: Proposed<Answers['stack']['framework']>;
+  readonly database?: Proposed<Answers['stack']['database']>;
+  readonly broker?: Proposed<Answers['stack']['broker']>;
+  readonly testFramework?: Proposed<NonNullable<Answers['stack']['testFramework']>>;
+  readonly projectName?: Proposed<string>;
+  readonly paymentProviders?: Proposed<Provider[]>;
+  readonly concurrency?: Proposed<Answers['concurrency']>;
+}
+
+/** At most this many actions are proposed; the rest are listed as skipped. */
+export const MAX_PROPOSED_ACTIONS = 12;
+
+/** Fields that never distinguish one intent from another (see the design's excluded fields). */
+const NOT_SIGNIFICANT = /^(idempotency_?key|request_?id|trace_?id|correlation_?id|timestamp|created_?at|sent_?at|nonce|signature|user_?agent|client_?version|description|note|notes|memo|metadata|return_?url|callback_?url|redirect_?url|locale)$/i;
+const MONEY_ROUTE = /pay|charge|checkout|refund|capture|payout|transfer|subscri|invoice|order/i;
+
+const code = (location: string): Provenance => ({ source: 'code', detail: location });
+const assumption = (detail: string): Provenance => ({ source: 'assumption', detail });
+
+function pathParams(route: string): string[] {
+  return [...route.matchAll(/(?::(\w+)|\{(\w+)\}|\[(\w+)\])/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '').filter(Boolean);
+}
+
+function fileOf(location: string): string {
+  return location.replace(/:\d+$/, '');
+}
+
+function lineOfLocation(location: string): number {
+  return Number(/:(\d+)$/.exec(location)?.[1] ?? 0);
+}
+
+/** Payment calls made inside the handler's own lines. */
+function callsIn(endpoint: EndpointFinding, calls: readonly PaymentCallFinding[]): PaymentCallFinding[] {
+  const { span } = endpoint;
+  if (!span) return [];
+  return calls.filter((c) => fileOf(c.location) === fileOf(endpoint.location) && lineOfLocation(c.location) >= span.start && lineOfLocation(c.location) <= span.end);
+}
+
+function webhookProvider(route: string, providers: readonly Provider[]): Provider | undefined {
+  const named = /(stripe|adyen|paypal)/i.exec(route)?.[1]?.toLowerCase() as Provider | undefined;
+  return named ?? (providers.length === 1 ? providers[0] : undefined);
+}
+
+function defaultFields(kind: Action['kind'], provider: Provider | undefined): string[] {
+  if (kind === 'webhook') return ['eventId', 'eventType'];
+  if (kind === 'consumer' || kind === 'job') return ['payload'];
+  if (kind === 'cron') return ['jobName', 'slot'];
+  return provider ? ['amount', 'currency', 'customerId'] : ['body'];
+}
+
+function fieldsNote(kind: Action['kind'], provider: Provider | undefined): string {
+  const fields = defaultFields(kind, provider).join(', ');
+  switch (kind) {
+    case 'webhook': return `the provider's event id and type (${fields}) identify a webhook delivery; the handler's own reads were not visible in the code`;
+    case 'consumer':
+    case 'job': return 'the whole message payload (canonical JSON) is hashed, since the consumer does not name the fields it reads';
+    case 'cron': return 'a scheduled run is identified by the job name and the schedule slot it runs for';
+    default: return provider
+      ? `no request fields were visible in the handler; the payment fields ${fields} are assumed — correct them in an answers file`
+      : 'no request fields were visible in the handler; the whole request body (canonical JSON) is hashed — name the significant fields in an answers file to narrow it';
+  }
+}
+
+function endpointAction(endpoint: EndpointFinding, inspection: Inspection, providers: readonly Provider[]): ProposedAction {
+  const calls = callsIn(endpoint, inspection.paymentCalls);
+  const kind: Action['kind'] = endpoint.webhook ? 'webhook' : 'http';
+  const notes: Record<string, Provenance> = {};
+  let provider: Provider | undefined = calls[0]?.provider;
+  if (!provider && kind === 'webhook') provider = webhookProvider(endpoint.route, providers);
+  if (!provider && kind === 'http' && providers.length === 1 && MONEY_ROUTE.test(`${endpoint.route} ${endpoint.handler ?? ''}`)) {
+    provider = providers[0];
+    notes.provider = assumption(`${provider} assumed from the route name and the project's only payment SDK; the SDK call itself is outside the handler`);
+  }
+  const fields = [...new Set([...pathParams(endpoint.route), ...endpoint.bodyFields])].filter((f) => !NOT_SIGNIFICANT.test(f));
+  if (fields.length === 0) notes.significantFields = assumption(fieldsNote(kind, provider));
+  const effect = calls.length > 0
+    ? `calls ${calls.map((c) => `${c.call} (${c.location})`).join(', ')}`
+    : kind === 'webhook' ? `receives ${provider ?? 'provider'} webhook events` : `runs ${endpoint.handler ?? 'an inline handler'}`;
+  const name = kind === 'webhook' ? webhookActionName(endpoint.route) : httpActionName(endpoint.method, endpoint.route, endpoint.handler);
+  const action: Action = {
+    name,
+    kind,
+    description: `${endpoint.method} ${endpoint.route} ${effect}`,
+    method: endpoint.method,
+    route: endpoint.route,
+    significantFields: fields.length > 0 ? fields : defaultFields(kind, provider),
+    ...(provider ? { provider } : {}),
+    keySource: kind === 'webhook' ? 'derived' : 'client',
+    location: endpoint.location,
+  };
+  return { action, notes, rank: (provider ? 0 : 2) + (kind === 'webhook' ? 1 : 0) };
+}
+
+function consumerAction(consumer: ConsumerFinding): ProposedAction {
+  const kind: Action['kind'] = consumer.broker === 'bullmq' || consumer.broker === 'other' ? 'job' : 'consumer';
+  const action: Action = {
+    name: consumerActionName(consumer.channel),
+    kind,
+    description: `${kind === 'job' ? 'Processes jobs from' : 'Consumes'} ${consumer.broker === 'other' ? '' : `${consumer.broker} `}${consumer.channel ? `"${consumer.channel}"` : 'messages'} (${consumer.evidence})`,
+    ...(consumer.channel ? { channel: consumer.channel } : {}),
+    significantFields: defaultFields(kind, undefined),
+    keySource: 'derived',
+    location: consumer.location,
+  };
+  return { action, notes: { significantFields: assumption(fieldsNote(kind, undefined)) }, rank: 4 };
+}
+
+function schedulerAction(scheduler: SchedulerFinding): ProposedAction {
+  const action: Action = {
+    name: jobActionName(scheduler.location, scheduler.handler),
+    kind: 'cron',
+    description: `Scheduled job (${scheduler.mechanism}${scheduler.schedule ? ` ${scheduler.schedule}` : ''})`,
+    ...(scheduler.schedule ? { channel: scheduler.schedule } : {}),
+    significantFields: defaultFields('cron', undefined),
+    keySource: 'derived',
+    location: scheduler.location,
+  };
+  return { action, notes: { significantFields: assumption(fieldsNote('cron', undefined)) }, rank: 5 };
+}
+
+const TEST_FRAMEWORK_MAP: Record<string, NonNullable<Answers['stack']['testFramework']>> = {
+  vitest: 'vitest', jest: 'jest', mocha: 'mocha', pytest: 'pytest', 'go-test': 'go-test', junit: 'junit5',
+};
+
+/**
+ * Proposes answers from what the code shows.
+ * @example
+ * const proposals = proposeFromInspection(await inspectCodebase('.'));
+ * proposals.actions.map((p) => p.action.name); // ['createPayment', 'refundPayment', 'processStripeWebhook', ...]
+ */
+export function proposeFromInspection(inspection: Inspection): Proposals {
+  const providers = [...new Set(inspection.paymentProviders.map((p) => p.value))];
+  const skipped: string[] = [];
+  const candidates: ProposedAction[] = [];
+  for (const endpoint of inspection.endpoints) {
+    const moneyInside = callsIn(endpoint, inspection.paymentCalls).length > 0;
+    if ((endpoint.method === 'PUT' || endpoint.method === 'DELETE') && !endpoint.webhook && !moneyInside) {
+      skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): ${endpoint.method} is idempotent by HTTP semantics when it replaces or deletes; add it in an answers file if it has other side effects`);
+      continue;
+    }
+    candidates.push(endpointAction(endpoint, inspection, providers));
+  }
+  candidates.push(...inspection.consumers.map(consumerAction), ...inspection.schedulers.map(schedulerAction));
+  const ordered = candidates.map((c, index) => ({ c, index })).sort((a, b) => a.c.rank - b.c.rank || a.index - b.index).map(({ c }) => c);
+  for (const extra of ordered.slice(MAX_PROPOSED_ACTIONS)) {
+    skipped.push(`${extra.action.description} (${extra.action.location}): more than ${MAX_PROPOSED_ACTIONS} actions found; add it in an answers file`);
+  }
+  const kept = ordered.slice(0, MAX_PROPOSED_ACTIONS);
+  const names = uniqueNames(kept.map((c) => c.action.name));
+  const actions = kept.map((c, index) => ({ ...c, action: { ...c.action, name: names[index] ?? c.action.name } }));
+
+  const from = <T>(finding: { value: T; location: string } | undefined): Proposed<T> | undefined =>
+    finding ? { value: finding.value, provenance: code(finding.location) } : undefined;
+  const testFramework = inspection.testFramework ? TEST_FRAMEWORK_MAP[inspection.testFramework.value] ?? 'other' : undefined;
+  const firstProvider = inspection.paymentProviders[0];
+  return {
+    actions,
+    skipped,
+    ...(inspection.language ? { language: from(inspection.language) } : {}),
+    ...(inspection.framework ? { framework: from(inspection.framework) } : {}),
+    ...(inspection.database ? { database: from(inspection.database) } : {}),
+    ...(inspection.broker ? { broker: from(inspection.broker) } : {}),
+    ...(testFramework && inspection.testFramework ? { testFramework: { value: testFramework, provenance: code(inspection.testFramework.location) } } : {}),
+    ...(inspection.projectName ? { projectName: from(inspection.projectName) } : {}),
+    ...(firstProvider ? { paymentProviders: { value: providers, provenance: code(firstProvider.location) } } : {}),
+    ...(inspection.instances ? { concurrency: from(inspection.instances) } : {}),
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * Transactional mode: for actions whose effect is a write to the same PostgreSQL database. The
+ * claim, the caller's own writes and the completion run in the CALLER's transaction and commit
+ * together, so a crash anywhere leaves either nothing or everything: exactly-once for local
+ * effects, and no orphaned PROCESSING record is possible (an uncommitted claim dies with its
+ * connection; nobody ever sees it).
+ *
+ *   BEGIN ── claim ── your writes ── complete ── COMMIT      one transaction (yours)
+ *   a duplicate's claim meets the uncommitted row and waits for that transaction:
+ *     it commits    → the duplicate sees COMPLETED and replays
+ *     it rolls back → the duplicate claims and runs
+ *     lock_timeout  → InProgressError (its own transaction is then aborted: roll it back)
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  ExpiredKeyRejectedError,
+  FingerprintMismatchError,
+  InProgressError,
+  KeyNotFoundError,
+  LeaseLostError,
+  ReplayedFailureError,
+} from '../../core/errors.js';
+import { identityCodec, type ResponseCodec } from '../../core/codec.js';
+import { fingerprintsEqual, isFingerprint } from '../../core/fingerprint.js';
+import { GLOBAL_SCOPE, validateKey, validateScope } from '../../core/key.js';
+import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, positiveInteger } from '../../core/options.js';
+import type { IdempotencyRecord } from '../../core/record.js';
+import { deserializeFailure, jsonSerializer, type ResultSerializer } from '../../core/serializer.js';
+import type { RunRequest, RunResult } from '../../core/engine.js';
+import type { PostgresStore } from './postgres-store.js';
+import { LOCK_NOT_AVAILABLE, sqlState, type PgQueryable } from './queryable.js';
+
+export interface TransactionalOptions {
+  /** Names the table and layout; its own `db` is not used — each run uses the caller's. */
+  readonly store: PostgresStore;
+  /**
+   * How long a duplicate waits for the first transaction before answering `in_progress`
+   * (PostgreSQL `lock_timeout`, for the claim only). 0 answers at once. Default 5000.
+   */
+  readonly duplicateWaitMs?: number;
+  /** Written into the record; matters only if a record outlives its transaction uncompleted. Default 30 s. */
+  readonly leaseMs?: number;
+  /** How long the committed result is replayed. Default 24 h. */
+  readonly ttlMs?: number;
+  /** An expired record is never replayed: `new` runs again, `reject` refuses. Default `new`. */
+  readonly onExpired?: 'new' | 'reject';
+  readonly codec?: ResponseCodec;
+}
+
+export interface TransactionalContext {
+  /** The caller's transaction: do the action's writes through it (or the ORM transaction it wraps). */
+  readonly db: PgQueryable;
+  readonly lockVersion: number;
+  readonly reclaimed: boolean;
+}
+
+export interface TransactionalIdempotency {
+  /**
+   * Inside the caller's open transaction on `db`: claim, run `action`, complete. Commit after it
+   * resolves; roll back if it rejects (nothing is recorded then, and the key is free again).
+   * @example
+   * const client = await pool.connect();
+   * await client.query('BEGIN');
+   * const { value } = await payments.run(client, { key, scope, fingerprint }, async ({ db }) => {
+   *   await db.query('INSERT INTO payments (id, amount) VALUES ($1, $2)', [id, amount]);
+   *   return { id };
+   * });
+   * await client.query('COMMIT');
+   */
+  run<T>(
+    db: PgQueryable,
+    request: RunRequest,
+    action: (context: TransactionalContext) => Promise<T> | T,
+    options?: { readonly serializer?: ResultSerializer<T> },
+  ): Promise<RunResult<T>>;
+}
+
+/** A custom setting, local to the transaction, that tells whether three statements shared one. */
+const MARKER = 'idempotency_builder.transaction';
+
+/** `lock_timeout` 0 means "wait forever" in PostgreSQL; 1 ms is the nearest to "at once". */
+const lockTimeout = (ms: number) => `${Math.max(1, ms)}ms`;
+
+/**
+ * Creates transactional mode over a store's table. Works for both layouts (the partitioned one
+ * waits on its per-key advisory lock instead of the row). Needs READ COMMITTED transactions.
+ * @example
+ * const payments = createTransactionalIdempotency({ store, duplicateWaitMs: 2000 });
+ * await knex.transaction((trx) => payments.run(knexQueryable(trx), request, () => trx('payments').insert(row)));
+ */
+export function createTransactionalIdempotency(options: TransactionalOptions): TransactionalIdempotency {
+  const { store, onExpired = 'new', codec = identityCodec } = options;
+  const duplicateWaitMs = positiveInteger('duplicateWaitMs', options.duplicateWaitMs ?? 5000, { min: 0 });
+  const leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS, { min: 10 });
+  const ttlMs = positiveInteger('ttlMs', options.ttlMs ?? DEFAULT_TTL_MS);
+
+  async function answerExisting<T>(request: RunRequest, record: IdempotencyRecord, now: number, serializer: ResultSerializer<T>) {
+    if (record.owner !== null && record.owner !== (request.owner ?? null)) throw new KeyNotFoundError();
+    if (!fingerprintsEqual(record.fingerprint, request.fingerprint)) throw new FingerprintMismatchError();
+    if (record.status !== 'PROCESSING' && record.expiresAt <= now) throw new ExpiredKeyRejectedError();
+    if (record.status === 'PROCESSING') throw new InProgressError((record.lockedUntil ?? now) - now);
+    const stored = await codec.decode(record.response!);
+    if (record.status === 'FAILED') throw new ReplayedFailureError(deserializeFailure(stored));
+    return { value: serializer.deserialize(stored), replayed: true };
+  }
+
+  return {
+    async run<T>(
+      db: PgQueryable,
+      request: RunRequest,
+      action: (context: TransactionalContext) => Promise<T> | T,
+      runOptions: { readonly serializer?: ResultSerializer<T> } = {},
+    ): Promise<RunResult<T>> {
+      validateKey(request?.key);
+      validateScope(request.scope);
+      if (!isFingerprint(request.fingerprint)) throw new TypeError('request.fingerprint must be 64 lowercase hex characters (SHA-256).');
+      if (request.owner !== undefined && request.scope !== GLOBAL_SCOPE) {
+        throw new TypeError('request.owner only applies to scope "global"; scope the key to the user instead.');
+      }
+      const serializer = runOptions.serializer ?? (jsonSerializer as ResultSerializer<T>);
+      const inTx = store.withDb(db);
+      const id = { key: request.key, scope: request.scope };
+      // A transaction-local marker, and the wait bound for the claim only (the caller's own
+      // lock_timeout comes back right after). Both vanish at the end of the transaction, which
+      // is how the third statement knows that the claim really ran inside one.
+      const marker = randomUUID();
+      const before = await db.query(
+        `SELECT current_setting('lock_timeout') AS previous, set_config('lock_timeout', $1, true), set_config('${MARKER}', $2, true)`,
+        [lockTimeout(duplicateWaitMs), marker],
+      );
+      let claim;
+      try {
+        claim = await inTx.claim({
+          ...id,
+          fingerprint: request.fingerprint,
+          owner: request.owner ?? null,
+          leaseMs,
+          ttlMs,
+          replaceExpired: onExpired === 'new',
+        });
+      } catch (error) {
+        if (sqlState((error as { cause?: unknown }).cause) === LOCK_NOT_AVAILABLE) throw new InProgressError(Math.max(duplicateWaitMs, 1000));
+        throw error;
+      }
+      const after = await db.query(`SELECT current_setting('${MARKER}', true) AS marker, set_config('lock_timeout', $1, true)`, [
+        String(before.rows[0]?.previous ?? '0'),
+      ]);
+      if (after.rows[0]?.marker !== marker) {
+        // Autocommit (or a pool handing out different connections): the claim is already
+        // committed on its own. Undo it and refuse: nothing here would be atomic.
+        if (claim.outcome === 'claimed') await inTx.release({ ...id, lockVersion: claim.lockVersion });
+        throw new TypeError('Transactional run() needs a client inside an open transaction (BEGIN … COMMIT), not a pool or an autocommit connection.');
+      }
+      if (claim.outcome === 'existing') return answerExisting(request, claim.record, claim.now, serializer);
+
+      const value = await action({ db, lockVersion: claim.lockVersion, reclaimed: claim.reclaimed });
+      const response = await codec.encode(serializer.serialize(value));
+      // Our own uncommitted row: only this transaction can change it, so 'lost' means the
+      // action itself touched the idempotency table.
+      if ((await inTx.complete({ key: request.key, scope: request.scope, lockVersion: claim.lockVersion, response, ttlMs })) === 'lost') {
+        throw new LeaseLostError('The idempotency record changed inside this transaction; roll it back.');
+      }
+      return { value, replayed: false };
+    },
+  };
+}

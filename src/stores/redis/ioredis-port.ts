@@ -1,0 +1,67 @@
+/**
+ * The ioredis client (a standalone `Redis` or a `Cluster`) behind the `RedisPort`. Types are
+ * structural: this file never imports ioredis.
+ */
+import type { RedisCommand, RedisNodePort, RedisPort, RedisResult } from './client-port.js';
+
+/** The pipeline of an ioredis client, as far as the store uses it. */
+export interface IoRedisPipelineLike {
+  callBuffer(command: string, ...args: (string | Buffer)[]): unknown;
+  exec(): Promise<[Error | null, unknown][] | null>;
+}
+
+/** A standalone ioredis client (`new Redis()`), or one node of a Cluster. */
+export interface IoRedisLike {
+  pipeline(): IoRedisPipelineLike;
+  callBuffer(command: string, ...args: (string | Buffer)[]): Promise<unknown>;
+}
+
+/** An ioredis `Cluster`. */
+export interface IoRedisClusterLike extends IoRedisLike {
+  readonly isCluster: boolean;
+  nodes(role?: 'master' | 'slave' | 'all'): IoRedisLike[];
+}
+
+/** True for an ioredis client or cluster (duck-typed: `pipeline` + `callBuffer`). */
+export function isIoRedis(client: unknown): client is IoRedisLike {
+  const candidate = client as Partial<IoRedisLike> | null;
+  return typeof candidate?.pipeline === 'function' && typeof candidate.callBuffer === 'function';
+}
+
+const isCluster = (client: IoRedisLike): client is IoRedisClusterLike =>
+  (client as Partial<IoRedisClusterLike>).isCluster === true && typeof (client as Partial<IoRedisClusterLike>).nodes === 'function';
+
+/** ioredis stringifies anything that is not a Buffer, so plain Uint8Arrays are wrapped (no copy). */
+const toArg = (arg: string | Uint8Array): string | Buffer =>
+  typeof arg === 'string' || Buffer.isBuffer(arg) ? arg : Buffer.from(arg.buffer, arg.byteOffset, arg.byteLength);
+
+async function runPipeline(client: IoRedisLike, commands: readonly RedisCommand[]): Promise<RedisResult[]> {
+  if (commands.length === 1) {
+    // One command needs no Pipeline object (the common case: no WAIT); same connection, same reply.
+    const [name, ...args] = commands[0]!;
+    return [await client.callBuffer(String(name), ...args.map(toArg)).then((reply) => reply as RedisResult, (error: Error) => error)];
+  }
+  const pipeline = client.pipeline();
+  for (const [name, ...args] of commands) pipeline.callBuffer(String(name), ...args.map(toArg));
+  const replies = await pipeline.exec();
+  if (replies === null) throw new Error('ioredis returned no replies for a pipeline.');
+  return replies.map(([error, reply]) => error ?? (reply as RedisResult));
+}
+
+/**
+ * Wraps an ioredis `Redis` or `Cluster`. A Cluster pipeline whose keyed commands share one slot
+ * goes to that slot's primary on one connection, with its keyless commands (WAIT) — exactly
+ * what `RedisPort.send` promises.
+ * @example
+ * import { Redis } from 'ioredis';
+ * const port = ioredisPort(new Redis(process.env.REDIS_URL));
+ */
+export function ioredisPort(client: IoRedisLike): RedisPort {
+  const nodePort = (node: IoRedisLike): RedisNodePort => ({ pipeline: (commands) => runPipeline(node, commands) });
+  return {
+    send: (_routingKey, commands) => runPipeline(client, commands),
+    async primaries() {
+      return isCluster(client) ? client.nodes('master').map(nodePort) : [nodePort(client)];
+    },
+  };
+}

@@ -1,0 +1,68 @@
+--[[ idempotency-builder:claim@1
+  Claims a key in ONE atomic step, or returns what holds it. Takes over an orphan (PROCESSING,
+  lease over, same fingerprint and owner) and replaces an expired COMPLETED/FAILED record when
+  asked to. Every comparison uses the server clock (TIME).
+
+  KEYS[1]  record hash  <prefix>r:{<tag>}
+  KEYS[2]  fence        <prefix>f:{<tag>}  last lockVersion of a released record (same slot)
+  ARGV[1]  fingerprint
+  ARGV[2]  '1' when an owner is given, '0' for none
+  ARGV[3]  owner ('' when none)
+  ARGV[4]  leaseMs
+  ARGV[5]  ttlMs
+  ARGV[6]  '1' to replace an expired COMPLETED/FAILED record, '0' to return it
+  ARGV[7]  keepExpiredMs: how long Redis keeps a record after max(expiresAt, lockedUntil)
+  ARGV[8]  key    (stored so that scans can answer without parsing key names)
+  ARGV[9]  scope
+
+  Returns
+    {'claimed', lockVersion, reclaimed 0|1, replacedExpired 0|1, lockedUntil}
+    {'existing', now, {k, sp, o, fp, s, v, lu, ca, cpa, ea, sc, hd, en, b}}
+]]
+if redis.replicate_commands then redis.replicate_commands() end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local record, fence = KEYS[1], KEYS[2]
+local fingerprint, hasOwner, owner = ARGV[1], ARGV[2] == '1', ARGV[3]
+local leaseMs, ttlMs, keepMs = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[7])
+local lockedUntil, expiresAt = now + leaseMs, now + ttlMs
+
+-- Redis drops the record only after both its retention and its lease are over (plus keepMs),
+-- so a lease never outlives the record.
+local function expireAt(ea, lu)
+  redis.call('PEXPIREAT', record, math.max(ea, lu) + keepMs)
+end
+
+local function insert(lockVersion)
+  redis.call('DEL', record, fence)
+  redis.call('HSET', record, 'k', ARGV[8], 'sp', ARGV[9], 'fp', fingerprint, 's', 'PROCESSING',
+    'v', lockVersion, 'lu', lockedUntil, 'ca', now, 'ea', expiresAt)
+  if hasOwner then redis.call('HSET', record, 'o', owner) end
+  expireAt(expiresAt, lockedUntil)
+end
+
+local current = redis.call('HMGET', record, 's', 'v', 'lu', 'ea', 'fp', 'o')
+local status = current[1]
+if not status then
+  -- Absent: continue after the lockVersion of a released record, so that a stale holder of an
+  -- older claim can never pass the fence of a newer one.
+  local lockVersion = tonumber(redis.call('GET', fence) or '0') + 1
+  insert(lockVersion)
+  return {'claimed', lockVersion, 0, 0, lockedUntil}
+end
+
+local version = tonumber(current[2])
+if status ~= 'PROCESSING' and tonumber(current[4]) <= now and ARGV[6] == '1' then
+  insert(version + 1)
+  return {'claimed', version + 1, 0, 1, lockedUntil}
+end
+
+local sameOwner = (hasOwner and current[6] == owner) or (not hasOwner and not current[6])
+if status == 'PROCESSING' and tonumber(current[3]) <= now and current[5] == fingerprint and sameOwner then
+  redis.call('HSET', record, 'v', version + 1, 'lu', lockedUntil, 'ea', expiresAt)
+  expireAt(expiresAt, lockedUntil)
+  return {'claimed', version + 1, 1, 0, lockedUntil}
+end
+
+return {'existing', now, redis.call('HMGET', record,
+  'k', 'sp', 'o', 'fp', 's', 'v', 'lu', 'ca', 'cpa', 'ea', 'sc', 'hd', 'en', 'b')}
