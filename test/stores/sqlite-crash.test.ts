@@ -28,6 +28,8 @@ import { spawnWorker } from './workers/spawn-worker.js';
 const dir = mkdtempSync(join(tmpdir(), 'idem-sqlite-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** A metrics sink that only counts increments, by name. */
 function countingMetrics(): MetricsSink & { count(name: MetricName): number } {
   const counts = new Map<MetricName, number>();
@@ -60,11 +62,18 @@ it('a worker killed with SIGKILL mid-action: its lease blocks duplicates, then a
   const idempotency = createIdempotency({ store, leaseMs: config.leaseMs, ttlMs: 60_000, metrics });
 
   // Alive past its first lease: only the child's heartbeat (every leaseMs/3) can keep it held.
-  await new Promise((resolve) => setTimeout(resolve, config.leaseMs * 1.5));
+  await sleep(config.leaseMs * 1.5);
   const held = await store.get(id);
   expect(held).toMatchObject({ status: 'PROCESSING', lockVersion: 1 });
   expect(held!.lockedUntil!).toBeGreaterThan(await store.now());
-
+  // Kill right after a heartbeat lands, so a whole lease is left to observe (even on a loaded machine).
+  let seen = held!.lockedUntil!;
+  for (const deadline = Date.now() + config.leaseMs; ; await sleep(10)) {
+    const lockedUntil = (await store.get(id))!.lockedUntil!;
+    if (lockedUntil > seen) break;
+    expect(Date.now(), 'no heartbeat within a lease').toBeLessThan(deadline);
+    seen = lockedUntil;
+  }
   worker.child.kill('SIGKILL');
   expect(await worker.exited).toMatchObject({ signal: 'SIGKILL' });
   const orphan = await store.get(id);

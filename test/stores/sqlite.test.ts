@@ -51,6 +51,17 @@ describe('sqlite store specifics', () => {
     await reopened.close();
   });
 
+  it('answers in plain numbers even on a database opened with BigInt results', async () => {
+    const db = new Database(freshFile());
+    db.defaultSafeIntegers(true);
+    const store = createSqliteStore({ database: db });
+    const claim = await store.claim(claimInput('big'));
+    expect(claim).toMatchObject({ outcome: 'claimed', lockVersion: 1 });
+    expect(typeof (await store.get({ key: 'big', scope: 'u' }))!.expiresAt).toBe('number');
+    await store.close();
+    db.close();
+  });
+
   it('reads its clock from SQLite in integer ms', async () => {
     const store = createSqliteStore({ filename: freshFile() });
     const now = await store.now();

@@ -11,7 +11,7 @@ import { PASSTHROUGH_METHODS } from '../http/request-view.js';
 
 /** What is used of a Hono Context (structural: no import of hono). */
 export interface HonoContextLike {
-  readonly req: { readonly raw: Request; readonly path: string };
+  readonly req: { readonly raw: Request; readonly path: string; header(name: string): string | undefined };
   get res(): Response;
   set res(response: Response | undefined);
 }
@@ -21,10 +21,11 @@ export type HonoIdempotencyOptions<C extends HonoContextLike = HonoContextLike> 
 /**
  * Creates the middleware; options are validated now.
  * @example
- * import { Hono } from 'hono';
+ * import { Hono, type Context } from 'hono';
  * import { idempotency } from 'idempotency-builder/hono';
- * const app = new Hono();
- * app.post('/payments', idempotency({ idempotency: engine, scope: (c) => c.req.header('x-user-id') }), async (c) => c.json(await pay(await c.req.json()), 201));
+ * type AppEnv = { Variables: { userId: string } }; // set by your auth middleware
+ * const app = new Hono<AppEnv>();
+ * app.post('/payments', idempotency({ idempotency: engine, scope: (c: Context<AppEnv>) => c.get('userId') }), async (c) => c.json(await pay(await c.req.json()), 201));
  */
 export function idempotency<C extends HonoContextLike = HonoContextLike>(
   options: HonoIdempotencyOptions<C>,

@@ -7,8 +7,14 @@ import type { HttpProfile } from './problem.js';
 import { DEFAULT_FINGERPRINT, type HttpFingerprintOptions, type ResolvedFingerprintOptions } from './request-fingerprint.js';
 import type { HttpRequestView } from './request-view.js';
 
-/** The authenticated principal of a request (user, account or tenant id), or nothing. */
-export type PrincipalResolver<Ctx> = (ctx: Ctx, request: HttpRequestView) => string | null | undefined | Promise<string | null | undefined>;
+/**
+ * The authenticated principal of a request (user, account or tenant id), or nothing. Declared as
+ * a method so its parameter is bivariant: `(req: express.Request) => req.user.id` and
+ * `(request: FastifyRequest) => …` fit without casts, though the adapters type the request structurally.
+ */
+export type PrincipalResolver<Ctx> = {
+  resolve(ctx: Ctx, request: HttpRequestView): string | null | undefined | Promise<string | null | undefined>;
+}['resolve'];
 
 export interface HttpIdempotencyOptions<Ctx> {
   /** The engine: `createIdempotency({ store, leaseMs, ttlMs, onExpired })`. */

@@ -18,6 +18,9 @@ export const SOURCE_EXTENSIONS = new Set([
   '.json', '.toml', '.txt', '.xml', '.gradle', '.kts', '.csproj', '.mod', '.yaml', '.yml', '.properties', '.prisma',
 ]);
 
+/** Manifests whose name has no extension. */
+const MANIFEST_NAMES = new Set(['Gemfile']);
+
 export interface WalkLimits {
   /** Stop after this many files (default 5,000). */
   readonly maxFiles?: number;
@@ -73,7 +76,7 @@ export function walkSourceFiles(root: string, { maxFiles = 5000, maxFileBytes = 
         if (!SKIPPED_DIRS.has(entry.name)) queue.push(absPath);
         continue;
       }
-      if (!entry.isFile() || !SOURCE_EXTENSIONS.has(extensionOf(entry.name))) continue;
+      if (!entry.isFile() || !(SOURCE_EXTENSIONS.has(extensionOf(entry.name)) || MANIFEST_NAMES.has(entry.name))) continue;
       if (entry.name.endsWith('.min.js') || entry.name.endsWith('.d.ts')) continue;
       if (files.length >= maxFiles) {
         return { files, truncated: true, skippedLarge };

@@ -47,7 +47,9 @@ const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word
  * @example httpActionName('POST', '/api/v1/orders', 'create') // 'createOrder'
  */
 export function httpActionName(method: string, route: string, handler?: string): string {
-  if (handler && !GENERIC_HANDLERS.has(handler.toLowerCase()) && !/^(POST|PUT|PATCH|DELETE)$/.test(handler) && !handler.includes('#')) {
+  // A single-word handler (`refund`) is a verb without its resource: the route names it better.
+  const singleWord = handler !== undefined && /^[a-z]+$/.test(handler);
+  if (handler && !singleWord && !GENERIC_HANDLERS.has(handler.toLowerCase()) && !/^(POST|PUT|PATCH|DELETE)$/.test(handler) && !handler.includes('#')) {
     return camelCase(handler);
   }
   const segments = route.split('/').filter((s) => s && !/^(api|v\d+)$/i.test(s));

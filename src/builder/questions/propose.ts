@@ -5,6 +5,7 @@
  */
 import type { Action, Answers } from '../answers.js';
 import type { ConsumerFinding, EndpointFinding, Inspection, PaymentCallFinding, Provider, SchedulerFinding } from '../inspect/types.js';
+import { defaultFields } from './defaults.js';
 import { consumerActionName, httpActionName, jobActionName, uniqueNames, webhookActionName } from './naming.js';
 
 export type Provenance = Answers['provenance'][string];
@@ -41,7 +42,7 @@ export const MAX_PROPOSED_ACTIONS = 12;
 
 /** Fields that never distinguish one intent from another (see the design's excluded fields). */
 const NOT_SIGNIFICANT = /^(idempotency_?key|request_?id|trace_?id|correlation_?id|timestamp|created_?at|sent_?at|nonce|signature|user_?agent|client_?version|description|note|notes|memo|metadata|return_?url|callback_?url|redirect_?url|locale)$/i;
-const MONEY_ROUTE = /pay|charge|checkout|refund|capture|payout|transfer|subscri|invoice|order/i;
+const MONEY_ROUTE = /pay|charge|checkout|refund|capture|payout|transfer|subscri|invoice/i;
 
 const code = (location: string): Provenance => ({ source: 'code', detail: location });
 const assumption = (detail: string): Provenance => ({ source: 'assumption', detail });
@@ -68,13 +69,6 @@ function callsIn(endpoint: EndpointFinding, calls: readonly PaymentCallFinding[]
 function webhookProvider(route: string, providers: readonly Provider[]): Provider | undefined {
   const named = /(stripe|adyen|paypal)/i.exec(route)?.[1]?.toLowerCase() as Provider | undefined;
   return named ?? (providers.length === 1 ? providers[0] : undefined);
-}
-
-function defaultFields(kind: Action['kind'], provider: Provider | undefined): string[] {
-  if (kind === 'webhook') return ['eventId', 'eventType'];
-  if (kind === 'consumer' || kind === 'job') return ['payload'];
-  if (kind === 'cron') return ['jobName', 'slot'];
-  return provider ? ['amount', 'currency', 'customerId'] : ['body'];
 }
 
 function fieldsNote(kind: Action['kind'], provider: Provider | undefined): string {
@@ -104,7 +98,7 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
   if (fields.length === 0) notes.significantFields = assumption(fieldsNote(kind, provider));
   const effect = calls.length > 0
     ? `calls ${calls.map((c) => `${c.call} (${c.location})`).join(', ')}`
-    : kind === 'webhook' ? `receives ${provider ?? 'provider'} webhook events` : `runs ${endpoint.handler ?? 'an inline handler'}`;
+    : kind === 'webhook' ? `receives ${provider ?? 'provider'} webhook events` : `(${endpoint.handler ? `handler ${endpoint.handler}` : 'inline handler'})`;
   const name = kind === 'webhook' ? webhookActionName(endpoint.route) : httpActionName(endpoint.method, endpoint.route, endpoint.handler);
   const action: Action = {
     name,
@@ -136,7 +130,7 @@ function consumerAction(consumer: ConsumerFinding): ProposedAction {
 
 function schedulerAction(scheduler: SchedulerFinding): ProposedAction {
   const action: Action = {
-    name: jobActionName(scheduler.location, scheduler.handler),
+    name: jobActionName(scheduler.location, scheduler.handler) + (scheduler.mechanism === 'setInterval' && !scheduler.handler ? 'Interval' : ''),
     kind: 'cron',
     description: `Scheduled job (${scheduler.mechanism}${scheduler.schedule ? ` ${scheduler.schedule}` : ''})`,
     ...(scheduler.schedule ? { channel: scheduler.schedule } : {}),
@@ -163,7 +157,9 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
   const candidates: ProposedAction[] = [];
   for (const endpoint of inspection.endpoints) {
     const moneyInside = callsIn(endpoint, inspection.paymentCalls).length > 0;
-    if ((endpoint.method === 'PUT' || endpoint.method === 'DELETE') && !endpoint.webhook && !moneyInside) {
+    // `PUT /orders/{id}/cancel` is a state transition, not a replace: only plain resources are skipped.
+    const verbAfterParam = /[:{[][^/]*[\]}]?\/[A-Za-z-]+\/?$/.test(endpoint.route);
+    if ((endpoint.method === 'PUT' || endpoint.method === 'DELETE') && !endpoint.webhook && !moneyInside && !verbAfterParam) {
       skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): ${endpoint.method} is idempotent by HTTP semantics when it replaces or deletes; add it in an answers file if it has other side effects`);
       continue;
     }

@@ -12,3 +12,10 @@ export {
   type PartitionMaintenanceOptions,
   type PartitionMaintenanceResult,
 } from './partitions.js';
+export {
+  createTransactionalIdempotency,
+  type TransactionalContext,
+  type TransactionalIdempotency,
+  type TransactionalOptions,
+} from './transactional.js';
+export { startPostgresCleanup, type PostgresCleanupJob, type PostgresCleanupOptions } from './cleanup.js';

@@ -19,6 +19,8 @@ export interface SqliteStatementLike {
   run(...params: unknown[]): { changes: number };
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
+  /** better-sqlite3: BigInt results on or off; the store turns them off (times fit in a double). */
+  safeIntegers?(toggle?: boolean): unknown;
 }
 
 /** The part of a better-sqlite3 `Database` the store uses (structural: no driver import). */
@@ -109,10 +111,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const sql = sqliteStatements(table); // validates the table name now, not on first use
   const ddl = sqliteSchema(table);
 
-  const prepare = (db: SqliteDatabaseLike) => {
+  const setUp = (db: SqliteDatabaseLike) => {
     if (busyTimeoutMs !== undefined) db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     if (createSchema) db.exec(ddl);
-    const statements = Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Statements;
+    const statements = Object.fromEntries(
+      Object.entries(sql).map(([name, text]) => {
+        const statement = db.prepare(text);
+        statement.safeIntegers?.(false); // numbers even on a database opened with defaultSafeIntegers
+        return [name, statement];
+      }),
+    ) as Statements;
     return { db, statements, claim: db.transaction((input: ClaimInput) => claimIn(statements, input)) };
   };
 
@@ -120,9 +128,12 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   // because loading the optional driver is an async import in both ESM and CJS builds.
   const opened =
     database !== undefined
-      ? Promise.resolve(prepare(database))
-      : openFile(filename!, busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, synchronous).then(prepare);
-  opened.catch(() => {}); // reported through `ready` and every call, never as an unhandled rejection
+      ? Promise.resolve(setUp(database))
+      : openFile(filename!, busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, synchronous).then(setUp);
+  const ready = opened.then(() => undefined);
+  // An open failure is reported through `ready` and every call, never as an unhandled rejection.
+  opened.catch(() => {});
+  ready.catch(() => {});
   let closed = false;
 
   const use = async () => {
@@ -135,7 +146,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     fenced('finish', { ...fencedParams(input), status, ttlMs: input.ttlMs, ...responseParams(input.response) });
 
   return {
-    ready: opened.then(() => undefined),
+    ready,
     async claim(input) {
       return (await use()).claim.immediate(input);
     },

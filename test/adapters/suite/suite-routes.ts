@@ -57,14 +57,14 @@ export class SuiteState {
   sawReplayMarker = false;
   readonly stallGate = new Map<string, Deferred>();
   readonly stores: Record<'main' | 'stall' | 'expiredNew' | 'expiredReject' | 'down', MemoryStore>;
-  readonly clockShiftMs = { expiredNew: 0, expiredReject: 0 };
+  readonly clockShiftMs = { stall: 0, expiredNew: 0, expiredReject: 0 };
   readonly routes: readonly SuiteRoute[];
 
   constructor() {
-    const shifted = (name: 'expiredNew' | 'expiredReject') => () => Date.now() + this.clockShiftMs[name];
+    const shifted = (name: keyof SuiteState['clockShiftMs']) => () => Date.now() + this.clockShiftMs[name];
     this.stores = {
       main: createMemoryStore(),
-      stall: createMemoryStore(),
+      stall: createMemoryStore({ clock: shifted('stall') }),
       expiredNew: createMemoryStore({ clock: shifted('expiredNew') }),
       expiredReject: createMemoryStore({ clock: shifted('expiredReject') }),
       down: createMemoryStore(),
@@ -89,8 +89,9 @@ export class SuiteState {
 
   #buildRoutes(): SuiteRoute[] {
     const main = createIdempotency({ store: this.stores.main, leaseMs: 2000 });
-    // No heartbeat and a short lease: a stalled handler stands for a crashed worker.
-    const stall = createIdempotency({ store: this.stores.stall, leaseMs: 300, heartbeat: false });
+    // No heartbeat: a stalled handler stands for a crashed worker. Its lease ends when the test
+    // moves the store clock past it (no sleeping, so a loaded machine cannot blur the timing).
+    const stall = createIdempotency({ store: this.stores.stall, leaseMs: 30_000, heartbeat: false });
     const expiredNew = createIdempotency({ store: this.stores.expiredNew, ttlMs: 60_000, onExpired: 'new' });
     const expiredReject = createIdempotency({ store: this.stores.expiredReject, ttlMs: 60_000, onExpired: 'reject' });
     const down = createIdempotency({ store: this.stores.down, finishAttempts: 1 });

@@ -20,6 +20,12 @@ const RUNTIME: Record<string, { entry: string; stub: string }> = {
   'idempotency-builder/redis': { entry: 'src/stores/redis/index.ts', stub: 'export declare function createRedisStore(options: { client: unknown; prefix?: string }): IdempotencyStore;' },
   'idempotency-builder/dynamodb': { entry: 'src/stores/dynamodb/index.ts', stub: 'export declare function createDynamoDbStore(options: { client: unknown; table: string }): IdempotencyStore;' },
   'idempotency-builder/mongodb': { entry: 'src/stores/mongodb/index.ts', stub: 'export declare function createMongoStore(options: { collection: unknown }): IdempotencyStore;' },
+  // Framework adapters: no stubs — the generated glue must type-check against the real ones.
+  'idempotency-builder/express': { entry: 'src/adapters/express/index.ts', stub: '' },
+  'idempotency-builder/fastify': { entry: 'src/adapters/fastify/index.ts', stub: '' },
+  'idempotency-builder/hono': { entry: 'src/adapters/hono/index.ts', stub: '' },
+  'idempotency-builder/nestjs': { entry: 'src/adapters/nestjs/index.ts', stub: '' },
+  'idempotency-builder/fetch': { entry: 'src/adapters/fetch/index.ts', stub: '' },
 };
 
 /** Drivers not installed in this repository: stubbed with the few members the generated code uses. */
@@ -47,7 +53,7 @@ export async function compileTypeScript(dir: string): Promise<CompileResult> {
   mkdirSync(stubDir, { recursive: true });
   for (const [module, { entry, stub }] of Object.entries(RUNTIME)) {
     const real = join(REPO, entry);
-    if (existsSync(real)) {
+    if (existsSync(real) || stub === '') {
       paths[module] = [real];
       continue;
     }

@@ -69,30 +69,43 @@ export interface RedisServer {
  * @example const server = await startRedisServer(['--appendonly', 'yes']); ...; await server.stop();
  */
 export async function startRedisServer(args: readonly string[] = [], options: { port?: number } = {}): Promise<RedisServer> {
-  const port = options.port ?? (await freePort());
-  const dir = mkdtempSync(join(tmpdir(), `idem-redis-${port}-`));
+  let port = options.port ?? (await freePort());
+  const dir = mkdtempSync(join(tmpdir(), 'idem-redis-'));
   let child: ChildProcess;
 
   const exited = (proc: ChildProcess) =>
     new Promise<void>((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve())));
 
-  async function launch(): Promise<void> {
-    child = spawn(
+  /** Starts the process; true once it answers as itself (its pid), false if it could not bind. */
+  async function launch(): Promise<boolean> {
+    const proc = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--logfile', join(dir, 'redis.log'), ...args],
       { stdio: 'ignore' },
     );
-    await waitUntil(`redis-server on ${port}`, async () => (await command(port, 'PING')) === 'PONG');
+    child = proc;
+    // Another process may have taken the port since freePort(): then ours exits, and a PING
+    // would be answered by the other server — so only our own process_id counts as up.
+    await waitUntil(`redis-server on ${port}`, async () => {
+      if (proc.exitCode !== null) return true;
+      return String(await command(port, 'INFO', 'server')).includes(`process_id:${proc.pid}\r`);
+    });
+    return proc.exitCode === null;
   }
 
-  await launch();
+  for (let attempt = 1; !(await launch()); attempt++) {
+    if (options.port !== undefined || attempt >= 5) throw new Error(`redis-server could not start on port ${port}.`);
+    port = await freePort();
+  }
   const server: RedisServer = {
     port,
     dir,
     get process() {
       return child;
     },
-    restart: launch,
+    async restart() {
+      if (!(await launch())) throw new Error(`redis-server could not start again on port ${port}.`);
+    },
     async kill(signal) {
       const proc = child;
       proc.kill(signal);

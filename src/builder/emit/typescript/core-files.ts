@@ -62,43 +62,60 @@ export const idempotency = createIdempotency({
 `;
 }
 
+/** The fingerprint's first two parts for an action: HTTP method and path, or kind and channel. */
+export function signatureOf(a: Plan['actions'][number]): { method: string; path: string } {
+  const { action } = a;
+  if (action.kind === 'http' || action.kind === 'webhook') return { method: action.method ?? 'POST', path: action.route ?? `/${action.name}` };
+  return { method: action.kind.toUpperCase(), path: action.channel ?? action.name };
+}
+
 /**
- * `fingerprints.ts`: one function per action hashing exactly its significant fields.
+ * `fingerprints.ts`: one fingerprint per action over exactly its significant fields — the same
+ * value the HTTP adapter computes for the route.
  * @example fingerprintsFile(plan).includes('fingerprintFields')
  */
 export function fingerprintsFile(plan: Plan): string {
   const entries = plan.actions
     .map((a) => {
-      const fields = a.action.significantFields.map((field) => `field(body, ${JSON.stringify(field)})`).join(', ');
-      return `  ${a.action.name}: (body: Body) => fingerprintFields([${JSON.stringify(a.action.name)}, ${fields}]),`;
+      const { method, path } = signatureOf(a);
+      return `  ${a.action.name}: { method: ${JSON.stringify(method)}, path: ${JSON.stringify(path)}, fields: ${JSON.stringify(a.action.significantFields)} },`;
     })
     .join('\n');
-  return `// Request fingerprints: SHA-256 (hex) of each action's semantically significant fields, in a fixed
-// order, typed and length-prefixed (so ("a|b","c") and ("a","b|c") differ). The same encoding is
-// produced by the Python, Go and Java utilities, so services in several languages can share a store.
-import { fingerprintFields, fingerprintJson, type FingerprintField } from 'idempotency-builder';
+  return `// Fingerprint utility: SHA-256 (hex) of [method, path, 'fields', SHA-256(canonical JSON of the
+// significant field values)], each part typed and length-prefixed. It equals what the
+// idempotency-builder HTTP adapters compute with \`fingerprint: { bodyFields }\`, and the Python, Go and
+// Java utilities produce the same bytes, so services in several languages can share one store.
+// Everything else in a request (timestamps, trace ids, auth headers) is deliberately left out.
+import { fingerprintFields, fingerprintJson } from 'idempotency-builder';
 import type { ProtectedAction } from './idempotency.js';
 
-export type Body = Readonly<Record<string, unknown>>;
-
-/** A field by dot path; objects and arrays count by the SHA-256 of their canonical JSON (RFC 8785). */
-export function field(body: Body, path: string): FingerprintField {
-  const value = path.split('.').reduce<unknown>(
-    (node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
-    body,
-  );
-  if (value === null || value === undefined) return value;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value;
-  return fingerprintJson(value, { exclude: [] });
-}
-
-/** Everything else in the request (timestamps, trace ids, headers) is deliberately left out. */
-export const fingerprints: Record<ProtectedAction, (body: Body) => string> = {
+export const SIGNIFICANT: Record<ProtectedAction, { readonly method: string; readonly path: string; readonly fields: readonly string[] }> = {
 ${entries}
 };
 
-export function asBody(value: unknown): Body {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Body) : {};
+function valueAt(body: unknown, path: string): unknown {
+  let node = body;
+  for (const part of path.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+/**
+ * The fingerprint of one request. Pass the concrete request path when the route has parameters
+ * (\`/orders/42/refund\`, not the pattern).
+ */
+export function fingerprint(action: ProtectedAction, body: unknown, path: string = SIGNIFICANT[action].path): string {
+  const { method, fields } = SIGNIFICANT[action];
+  const values = fields.map((field) => valueAt(body, field));
+  return fingerprintFields([method, path, 'fields', fingerprintJson(values, { exclude: [] })]);
+}
+
+/** A field by dot path, for derived keys. */
+export function fieldValue(body: unknown, path: string): string {
+  const value = valueAt(body, path);
+  return value === undefined || value === null ? '' : typeof value === 'object' ? fingerprintJson(value, { exclude: [] }) : String(value);
 }
 `;
 }

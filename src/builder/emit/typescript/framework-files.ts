@@ -1,183 +1,139 @@
 /**
- * Generated TypeScript: the glue between each web framework and `protect()`. Small on purpose —
- * all behaviour lives in protect.ts and the runtime.
+ * Generated TypeScript: per-route glue on the runtime's framework adapters
+ * (`idempotency-builder/<framework>`), one configured middleware per header-keyed action.
  */
+import type { Plan } from '../../design/plan/plan.js';
 import type { CodeFramework } from '../../design/plan/stack.js';
+import { intentRule, isHttp } from './protect-file.js';
 
-const EXPRESS = `// Express glue: wrap a route handler so it runs once per idempotency key.
-// Your auth middleware must set res.locals.userId (the scope); it is never read from the body.
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ActionContext } from 'idempotency-builder';
-import { protect, type HttpAction, type HttpResult } from './protect.js';
+export const ADAPTER_MODULE: Record<string, string> = {
+  express: 'idempotency-builder/express',
+  fastify: 'idempotency-builder/fastify',
+  hono: 'idempotency-builder/hono',
+  nestjs: 'idempotency-builder/nestjs',
+  fetch: 'idempotency-builder/fetch',
+};
 
-function scopeOf(res: Response): string | undefined {
-  const id: unknown = res.locals.userId;
-  return typeof id === 'string' && id.length > 0 ? id : undefined;
+const RATE_LIMIT = `    // The key-flooding limit: more than 100 new keys a minute from one principal answers 429.
+    // Counted per instance; with several instances pass { limiter: new RateLimiterRedis(...) }.
+    rateLimit: { newKeysPerWindow: 100, windowMs: 60_000 },`;
+
+function optionsBody(scopeLine: string): string {
+  return `  return {
+    idempotency,
+${scopeLine}
+    fingerprint: { bodyFields: SIGNIFICANT[action].fields },
+    ...POLICIES[action],
+${RATE_LIMIT}
+  };`;
+}
+
+function header(framework: string, union: string): string {
+  return `// ${framework}: every header-keyed protected route gets the runtime's adapter with its own
+// significant fields, lock timeout and key expiry. The key comes from the Idempotency-Key header;
+// the scope from the authenticated principal, never from the request body.
+import { idempotency, POLICIES } from './idempotency.js';
+import { SIGNIFICANT } from './fingerprints.js';
+
+export type HeaderAction = ${union};
+`;
+}
+
+function entries(actions: readonly string[], wrap: (action: string) => string): string {
+  return actions.map((action) => `  ${action}: ${wrap(action)},`).join('\n');
 }
 
 /**
- * @example app.post('/payments', idempotent('createPayment', async (req) => ({ status: 201, body: await pay(req.body) })));
+ * The glue file for the framework, or undefined when no route takes its key from a header.
+ * @example frameworkFile(plan, 'express')?.includes('idempotencyMiddleware')
  */
-export function idempotent(action: HttpAction, handler: (req: Request, context: ActionContext) => Promise<HttpResult>): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    protect({ action, idempotencyKey: req.get('Idempotency-Key'), scope: scopeOf(res), body: req.body }, (context) => handler(req, context))
-      .then((result) => {
-        res.status(result.status).set({ 'Content-Type': 'application/json', ...result.headers }).send(JSON.stringify(result.body));
-      })
-      .catch(next);
-  };
-}
-`;
-
-const FASTIFY = `// Fastify glue: wrap a route handler so it runs once per idempotency key.
-// Your auth hook must decorate request.user = { id } (the scope); it is never read from the body.
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ActionContext } from 'idempotency-builder';
-import { protect, type HttpAction, type HttpResult } from './protect.js';
-
-function scopeOf(request: FastifyRequest): string | undefined {
-  const id: unknown = (request as FastifyRequest & { user?: { id?: unknown } }).user?.id;
-  return typeof id === 'string' && id.length > 0 ? id : undefined;
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * @example app.post('/payments', idempotent('createPayment', async (request) => ({ status: 201, body: await pay(request.body) })));
- */
-export function idempotent(action: HttpAction, handler: (request: FastifyRequest, context: ActionContext) => Promise<HttpResult>) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const result = await protect(
-      { action, idempotencyKey: header(request.headers['idempotency-key']), scope: scopeOf(request), body: request.body },
-      (context) => handler(request, context),
-    );
-    return reply.code(result.status).headers({ 'content-type': 'application/json', ...result.headers }).send(JSON.stringify(result.body));
-  };
-}
-`;
-
-const HONO = `// Hono glue: wrap a handler so it runs once per idempotency key.
-// Your auth middleware must c.set('userId', …) (the scope); it is never read from the body.
-import type { Context } from 'hono';
-import type { ActionContext } from 'idempotency-builder';
-import { protect, type HttpAction, type HttpResult } from './protect.js';
-
-export type AppEnv = { Variables: { userId?: string } };
-
-/**
- * @example app.post('/payments', idempotent('createPayment', async (c) => ({ status: 201, body: await pay(await c.req.json()) })));
- */
-export function idempotent(action: HttpAction, handler: (c: Context<AppEnv>, context: ActionContext) => Promise<HttpResult>) {
-  return async (c: Context<AppEnv>): Promise<Response> => {
-    const body: unknown = await c.req.json().catch(() => ({}));
-    const result = await protect(
-      { action, idempotencyKey: c.req.header('Idempotency-Key'), scope: c.get('userId'), body },
-      (context) => handler(c, context),
-    );
-    return new Response(JSON.stringify(result.body), {
-      status: result.status,
-      headers: { 'Content-Type': 'application/json', ...result.headers },
-    });
-  };
-}
-`;
-
-const NESTJS = `// NestJS glue: an interceptor plus an @Idempotent('action') decorator.
-// Your guard must set request.user = { id } (the scope); it is never read from the body.
-import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { from, lastValueFrom, type Observable } from 'rxjs';
-import { protect, type HttpAction } from './protect.js';
-
-const ACTION = 'idempotency:action';
-
-/** Marks a route as protected: \`@Idempotent('createPayment')\`. */
-export const Idempotent = (action: HttpAction) => SetMetadata(ACTION, action);
-
-interface HttpRequestLike {
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: unknown;
-  readonly user?: { readonly id?: unknown };
-}
-
-interface HttpResponseLike {
-  status(code: number): unknown;
-  setHeader(name: string, value: string): unknown;
-}
-
-/** Register globally (\`app.useGlobalInterceptors(new IdempotencyInterceptor(app.get(Reflector)))\`) or per controller. */
-@Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const action = this.reflector.get<HttpAction | undefined>(ACTION, context.getHandler());
-    if (!action) return next.handle();
-    const http = context.switchToHttp();
-    const request = http.getRequest<HttpRequestLike>();
-    const response = http.getResponse<HttpResponseLike>();
-    const key = request.headers['idempotency-key'];
-    const scope = typeof request.user?.id === 'string' ? request.user.id : undefined;
-    const run = protect(
-      { action, idempotencyKey: Array.isArray(key) ? key[0] : key, scope, body: request.body },
-      async () => ({ status: 201, body: await lastValueFrom(next.handle()) }),
-    ).then((result) => {
-      response.status(result.status);
-      for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value);
-      return result.body;
-    });
-    return from(run);
-  }
-}
-`;
-
-const FETCH = `// Fetch API glue (Next.js route handlers, Hono on workers, Deno, Bun): wrap a
-// (Request) => Response handler so it runs once per idempotency key.
-import type { ActionContext } from 'idempotency-builder';
-import { protect, type HttpAction, type HttpResult } from './protect.js';
-
-/** Resolves the authenticated user id from the request (session cookie, bearer token …). */
-export type ScopeResolver = (request: Request) => string | undefined | Promise<string | undefined>;
-
-/**
- * @example export const POST = idempotent('createPayment', resolveUser, async (request) => ({ status: 201, body: await pay(await request.json()) }));
- */
-export function idempotent(
-  action: HttpAction,
-  resolveScope: ScopeResolver,
-  handler: (request: Request, context: ActionContext) => Promise<HttpResult>,
-): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const body: unknown = await request.clone().json().catch(() => ({}));
-    const result = await protect(
-      { action, idempotencyKey: request.headers.get('Idempotency-Key') ?? undefined, scope: await resolveScope(request), body },
-      (context) => handler(request, context),
-    );
-    return new Response(JSON.stringify(result.body), {
-      status: result.status,
-      headers: { 'Content-Type': 'application/json', ...result.headers },
-    });
-  };
-}
-`;
-
-/**
- * The glue file for a TypeScript framework.
- * @example frameworkFile('express').includes('RequestHandler')
- */
-export function frameworkFile(framework: CodeFramework): string {
+export function frameworkFile(plan: Plan, framework: CodeFramework): string | undefined {
+  const actions = plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header').map((a) => a.action.name);
+  if (actions.length === 0) return undefined;
+  const union = actions.map((name) => JSON.stringify(name)).join(' | ');
   switch (framework) {
     case 'express':
-      return EXPRESS;
+      return `${header('Express', union)}import { idempotencyMiddleware, type ExpressIdempotencyOptions, type ExpressRequestLike } from 'idempotency-builder/express';
+
+/** Your auth middleware sets req.user (the passport convention). */
+type AuthenticatedRequest = ExpressRequestLike & { readonly user?: { readonly id?: string } };
+
+function options(action: HeaderAction): ExpressIdempotencyOptions<AuthenticatedRequest> {
+${optionsBody('    scope: (req) => req.user?.id,')}
+}
+
+/** Mount after the body parser: app.post('/payments', express.json(), idempotent.createPayment, handler). */
+export const idempotent = {
+${entries(actions, (a) => `idempotencyMiddleware(options(${JSON.stringify(a)}))`)}
+};
+`;
     case 'fastify':
-      return FASTIFY;
+      return `${header('Fastify', union)}import type { FastifyInstance } from 'fastify';
+import { idempotencyPlugin, type FastifyIdempotencyOptions, type FastifyRequestLike } from 'idempotency-builder/fastify';
+
+/** Your auth hook decorates request.user. */
+type AuthenticatedRequest = FastifyRequestLike & { readonly user?: { readonly id?: string } };
+
+function options(action: HeaderAction): FastifyIdempotencyOptions {
+${optionsBody('    scope: (request) => (request as AuthenticatedRequest).user?.id,')}
+}
+
+/**
+ * The plugin is registered per action in its own encapsulated context:
+ * app.register(idempotentRoutes('createPayment', (routes) => { routes.post('/payments', handler); }));
+ */
+export function idempotentRoutes(action: HeaderAction, register: (routes: FastifyInstance) => void | Promise<void>) {
+  return async (routes: FastifyInstance): Promise<void> => {
+    await routes.register(idempotencyPlugin, options(action));
+    await register(routes);
+  };
+}
+`;
     case 'hono':
-      return HONO;
+      return `${header('Hono', union)}import type { Context } from 'hono';
+import { idempotency as idempotencyMiddleware, type HonoIdempotencyOptions } from 'idempotency-builder/hono';
+
+/** Your auth middleware calls c.set('userId', …). */
+export type AppEnv = { Variables: { userId?: string } };
+
+function options(action: HeaderAction): HonoIdempotencyOptions<Context<AppEnv>> {
+${optionsBody("    scope: (c) => c.get('userId'),")}
+}
+
+/** app.post('/payments', idempotent.createPayment, handler) */
+export const idempotent = {
+${entries(actions, (a) => `idempotencyMiddleware(options(${JSON.stringify(a)}))`)}
+};
+`;
     case 'nestjs':
-      return NESTJS;
+      return `${header('NestJS', union)}import { Idempotent, type NestIdempotencyOptions, type NestRequestLike } from 'idempotency-builder/nestjs';
+
+/** Your guard sets request.user. */
+type AuthenticatedRequest = NestRequestLike & { readonly user?: { readonly id?: string } };
+
+function options(action: HeaderAction): NestIdempotencyOptions<AuthenticatedRequest> {
+${optionsBody('    scope: (request) => request.user?.id,')}
+}
+
+/** Decorate the route handler: @Post() @idempotent.createPayment create(@Body() body: …) { … } */
+export const idempotent = {
+${entries(actions, (a) => `Idempotent<AuthenticatedRequest>(options(${JSON.stringify(a)}))`)}
+};
+`;
     default:
-      return FETCH;
+      return `${header('Fetch API (Next.js route handlers, workers, Deno, Bun)', union)}import { withIdempotency, type FetchHandler, type PrincipalResolver } from 'idempotency-builder/fetch';
+
+/**
+ * export const POST = idempotent('createPayment', userIdOf, async (request) => Response.json(await pay(await request.json()), { status: 201 }));
+ * \`scope\` resolves the authenticated user from the session or token — never from a client header.
+ */
+export function idempotent<Rest extends unknown[]>(action: HeaderAction, scope: PrincipalResolver<Request>, handler: FetchHandler<Rest>) {
+  return withIdempotency(handler, options(action, scope));
+}
+
+function options(action: HeaderAction, scope: PrincipalResolver<Request>) {
+${optionsBody('    scope,')}
+}
+`;
   }
 }

@@ -22,15 +22,13 @@ export function typescriptArtifacts(plan: Plan): Artifact[] {
     { path: `${DIR}/fingerprints.ts`, language: 'typescript', content: fingerprintsFile(plan), purpose: 'Fingerprint utility: SHA-256 of each action’s significant fields.' },
     { path: `${DIR}/http-problems.ts`, language: 'typescript', content: problemsFile(), purpose: 'Typed runtime errors as problem+json HTTP answers.' },
   ];
+  const glue = frameworkFile(plan, plan.stack.framework);
+  if (glue) {
+    files.push({ path: `${DIR}/${plan.stack.framework}.ts`, language: 'typescript', content: glue, purpose: `Middleware/interceptor for ${plan.stack.frameworkName} on the runtime's adapter, one per protected route.` });
+  }
   const protect = protectFile(plan);
   if (protect) {
-    files.push({ path: `${DIR}/protect.ts`, language: 'typescript', content: protect, purpose: 'The lock-check-process-store flow for HTTP, framework-neutral.' });
-    files.push({
-      path: `${DIR}/${plan.stack.framework}.ts`,
-      language: 'typescript',
-      content: frameworkFile(plan.stack.framework),
-      purpose: `Middleware/interceptor for ${plan.stack.frameworkName}.`,
-    });
+    files.push({ path: `${DIR}/protect.ts`, language: 'typescript', content: protect, purpose: 'The lock-check-process-store flow for routes keyed by content (derived keys, webhooks).' });
   }
   const worker = workerFile(plan);
   if (worker) files.push({ path: `${DIR}/worker.ts`, language: 'typescript', content: worker, purpose: 'Consumers and scheduled jobs: ack only after the outcome is stored.' });

@@ -40,7 +40,7 @@ import {
   type ActionContext,
   type Idempotency,
 } from 'idempotency-builder';
-import { asBody, fingerprints } from './fingerprints.js';
+import { fingerprint } from './fingerprints.js';
 import { idempotency, POLICIES } from './idempotency.js';
 
 export type WorkerAction = ${union};
@@ -69,7 +69,7 @@ export async function processMessage(
   if (!EVENT_ID.test(message.eventId)) return { kind: 'dead-letter', reason: 'message has no usable event id' };
   try {
     const { replayed } = await engine.run(
-      { key: \`\${action}_\${message.eventId}\`, scope: message.scope, fingerprint: fingerprints[action](asBody(message.body)) },
+      { key: \`\${action}_\${message.eventId}\`, scope: message.scope, fingerprint: fingerprint(action, message.body) },
       handler,
       POLICIES[action],
     );
@@ -94,7 +94,7 @@ export async function runScheduled(
   const slotId = \`\${slot.toISOString().slice(0, 16)}Z\`;
   try {
     const { replayed } = await engine.run(
-      { key: \`\${action}_\${slotId}\`, scope: 'global', fingerprint: fingerprints[action]({ slot: slotId }) },
+      { key: \`\${action}_\${slotId}\`, scope: 'global', fingerprint: fingerprint(action, { slot: slotId }) },
       handler,
       POLICIES[action],
     );

@@ -6,7 +6,7 @@ import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 
 export const isHttp = (a: ActionPlan) => a.action.kind === 'http' || a.action.kind === 'webhook';
 
-function intentRule(a: ActionPlan): 'header' | 'derived' | 'event' {
+export function intentRule(a: ActionPlan): 'header' | 'derived' | 'event' {
   if (a.action.kind === 'webhook') return 'event';
   return a.action.keySource === 'derived' ? 'derived' : 'header';
 }
@@ -26,7 +26,8 @@ function eventIdExpression(a: ActionPlan): string {
  * @example protectFile(plan)?.includes('export async function protect')
  */
 export function protectFile(plan: Plan): string | undefined {
-  const http = plan.actions.filter(isHttp);
+  // Header-keyed routes use the runtime's framework adapter; protect() covers keys it cannot read.
+  const http = plan.actions.filter((a) => isHttp(a) && intentRule(a) !== 'header');
   if (http.length === 0) return undefined;
   const union = http.map((a) => JSON.stringify(a.action.name)).join(' | ');
   const rules = http.map((a) => `  ${a.action.name}: '${intentRule(a)}',`).join('\n');
@@ -38,10 +39,13 @@ export function protectFile(plan: Plan): string | undefined {
   const eventCases = webhooks
     .map((a) => `    case ${JSON.stringify(a.action.name)}:\n      return { id: ${eventIdExpression(a)}, scope: \`${a.action.provider ?? 'webhook'}:\${typeof body.account === 'string' ? body.account : 'platform'}\` };`)
     .join('\n');
-  return `// The lock-check-process-store flow for HTTP, framework-neutral: resolve the key, claim it, run the
-// handler once, store its result, replay it to duplicates. Framework glue calls protect().
+  return `// The lock-check-process-store flow for HTTP routes whose key is not a header (server-derived keys,
+// webhooks): resolve the key, claim it, run the handler once, store its result, replay it.
+// Call it from the route handler and send what it returns, e.g. in Express:
+//   const result = await protect({ action: 'stripeWebhook', scope: undefined, body: event }, handle);
+//   res.status(result.status).set(result.headers ?? {}).json(result.body);
 import { deriveIntent, IdempotencyError, type ActionContext, type Idempotency } from 'idempotency-builder';
-import { asBody, field, fingerprints, type Body } from './fingerprints.js';
+import { fieldValue, fingerprint } from './fingerprints.js';
 import { problem, problemFor, type HttpResult } from './http-problems.js';
 import { idempotency, POLICIES } from './idempotency.js';
 
@@ -50,7 +54,7 @@ export type { HttpResult } from './http-problems.js';
 export type HttpAction = ${union};
 
 /** Where each action's intent id comes from (design document, section 2). */
-const INTENT: Record<HttpAction, 'header' | 'derived' | 'event'> = {
+const INTENT: Record<HttpAction, 'derived' | 'event'> = {
 ${rules}
 };
 
@@ -59,14 +63,14 @@ const DERIVED: Partial<Record<HttpAction, readonly string[]>> = {
 ${derivedFields}
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const EVENT_ID = /^[A-Za-z0-9_.:~-]{1,180}$/;
+
+type Body = Readonly<Record<string, unknown>>;
 
 export interface HttpInput {
   readonly action: HttpAction;
-  /** The \`Idempotency-Key\` header, if any. */
-  readonly idempotencyKey: string | undefined;
+  /** The concrete request path, when the route has parameters. */
+  readonly path?: string;
   /** The authenticated user (or account/tenant) id — from the session, never from the body. */
   readonly scope: string | undefined;
   readonly body: unknown;
@@ -81,20 +85,13 @@ ${eventCases || '    // (no webhook actions)'}
   }
 }
 
-function intentOf(action: HttpAction, header: string | undefined, body: Body): string | HttpResult {
-  const rule = INTENT[action];
-  if (rule === 'derived') {
-    return deriveIntent((DERIVED[action] ?? []).map((path) => String(field(body, path) ?? '')));
+function intentOf(action: HttpAction, body: Body): string | HttpResult {
+  if (INTENT[action] === 'derived') {
+    return deriveIntent((DERIVED[action] ?? []).map((path) => fieldValue(body, path)));
   }
-  if (rule === 'event') {
-    const id = webhookEvent(action, body)?.id;
-    if (!id || !EVENT_ID.test(id)) return problem(400, 'invalid_event', 'The webhook payload has no usable event id.');
-    return id;
-  }
-  if (!header) return problem(400, 'missing_key', 'Send an Idempotency-Key header: a UUIDv4 generated once per intent and reused on every retry.');
-  if (UUID.test(header)) return header.toLowerCase();
-  if (ULID.test(header)) return header;
-  return problem(400, 'invalid_key', 'The Idempotency-Key must be a UUID (v4) or a ULID.');
+  const id = webhookEvent(action, body)?.id;
+  if (!id || !EVENT_ID.test(id)) return problem(400, 'invalid_event', 'The webhook payload has no usable event id.');
+  return id;
 }
 
 /**
@@ -106,14 +103,14 @@ export async function protect(
   handler: (context: ActionContext) => Promise<HttpResult>,
   engine: Idempotency = idempotency,
 ): Promise<HttpResult> {
-  const body = asBody(input.body);
-  const intent = intentOf(input.action, input.idempotencyKey, body);
+  const body: Body = input.body !== null && typeof input.body === 'object' ? (input.body as Body) : {};
+  const intent = intentOf(input.action, body);
   if (typeof intent !== 'string') return intent;
   const scope = INTENT[input.action] === 'event' ? webhookEvent(input.action, body)?.scope : input.scope;
   if (!scope) return problem(401, 'unauthenticated', 'Idempotent requests need an authenticated caller.');
   try {
     const { value, replayed } = await engine.run<HttpResult>(
-      { key: \`\${input.action}_\${intent}\`, scope, fingerprint: fingerprints[input.action](body) },
+      { key: \`\${input.action}_\${intent}\`, scope, fingerprint: fingerprint(input.action, body, input.path) },
       handler,
       { ...POLICIES[input.action], shouldStore: (result) => result.status < 500 },
     );

@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 ${importLine}
 import { createIdempotency, IdempotencyError } from 'idempotency-builder';
 import { createMemoryStore } from 'idempotency-builder/memory';
-import { asBody, fingerprints } from '../src/idempotency/fingerprints.js';
+import { fingerprint } from '../src/idempotency/fingerprints.js';
 import { problemFor } from '../src/idempotency/http-problems.js';
 import { PermanentError, POLICIES } from '../src/idempotency/idempotency.js';
 
@@ -42,7 +42,7 @@ function setup() {
   let runs = 0;
   const call = (key: string, body: Record<string, unknown>, scope = 'usr-1') =>
     engine.run(
-      { key: \`\${ACTION}_\${key}\`, scope, fingerprint: fingerprints[ACTION](asBody(body)) },
+      { key: \`\${ACTION}_\${key}\`, scope, fingerprint: fingerprint(ACTION, body) },
       async () => {
         runs += 1;
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -122,7 +122,7 @@ describe(\`\${ACTION} idempotency\`, () => {
     const key = randomUUID();
     // A worker claimed the key and died before completing.
     await t.store.claim({
-      key: \`\${ACTION}_\${key}\`, scope: 'usr-1', fingerprint: fingerprints[ACTION](asBody(BODY)),
+      key: \`\${ACTION}_\${key}\`, scope: 'usr-1', fingerprint: fingerprint(ACTION, BODY),
       owner: null, leaseMs, ttlMs, replaceExpired: true,
     });
     expect(await statusOf(t.call(key, BODY))).toBe(409); // still within the lease

@@ -10,7 +10,7 @@ import { callText, matchesWithLines } from './line-patterns.js';
 export type EffectRule =
   | { readonly kind: 'payment'; readonly pattern: RegExp; readonly value: Provider; readonly key: RegExp; readonly requires?: RegExp }
   | { readonly kind: 'consumer'; readonly pattern: RegExp; readonly value: Broker; readonly channel?: number; readonly requires?: RegExp }
-  | { readonly kind: 'scheduler'; readonly pattern: RegExp; readonly value: string; readonly schedule?: number; readonly requires?: RegExp }
+  | { readonly kind: 'scheduler'; readonly pattern: RegExp; readonly value: string; readonly schedule?: number; readonly handler?: number; readonly requires?: RegExp }
   | { readonly kind: 'database'; readonly pattern: RegExp; readonly value: Database; readonly requires?: RegExp }
   | { readonly kind: 'broker'; readonly pattern: RegExp; readonly value: Broker; readonly requires?: RegExp };
 
@@ -35,7 +35,8 @@ export function applyEffectRules(relPath: string, text: string, rules: readonly 
             provider: rule.value,
             call: evidence.replace(/\($/, ''),
             location,
-            passesIdempotencyKey: rule.key.test(callText(text, index)),
+            // From the call's own parenthesis: `new XService().CreateAsync(...)` has two.
+            passesIdempotencyKey: rule.key.test(callText(text, index + Math.max(0, match[0].lastIndexOf('(')))),
           });
           break;
         case 'consumer': {
@@ -45,7 +46,8 @@ export function applyEffectRules(relPath: string, text: string, rules: readonly 
         }
         case 'scheduler': {
           const schedule = rule.schedule === undefined ? undefined : match[rule.schedule];
-          out.schedulers.push({ mechanism: rule.value, ...(schedule ? { schedule } : {}), location });
+          const handler = rule.handler === undefined ? undefined : match[rule.handler];
+          out.schedulers.push({ mechanism: rule.value, ...(schedule ? { schedule } : {}), location, ...(handler ? { handler } : {}) });
           break;
         }
         case 'database':

@@ -23,7 +23,7 @@ const RULES: readonly EffectRule[] = [
   { kind: 'consumer', value: 'nats', pattern: /\.subscribe\(\s*["']([^"']+)/, requires: /import nats|from nats/, channel: 1 },
   { kind: 'consumer', value: 'sqs', pattern: /\.receive_message\(\s*QueueUrl\s*=\s*["']?([^"',)]*)/, channel: 1 },
   { kind: 'consumer', value: 'other', pattern: /^[ \t]*@(?:shared_task|\w+\.task)\b/m },
-  { kind: 'scheduler', value: 'apscheduler', pattern: /\.add_job\([^)\n]*?["'](cron|interval|date)["']/, schedule: 1, requires: /apscheduler/ },
+  { kind: 'scheduler', value: 'apscheduler', pattern: /\.add_job\(\s*([\w.]+)[^)\n]*?["'](cron|interval|date)["']/, handler: 1, schedule: 2, requires: /apscheduler/ },
   { kind: 'scheduler', value: 'apscheduler', pattern: /@\w+\.scheduled_job\(\s*["'](\w+)["']/, schedule: 1 },
   { kind: 'scheduler', value: 'schedule', pattern: /\bschedule\.every\([^)]*\)\.[\w.]+/, requires: /import schedule/ },
   { kind: 'scheduler', value: 'celery beat', pattern: /beat_schedule\s*=/ },
