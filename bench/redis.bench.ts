@@ -4,19 +4,21 @@
  * the redis-benchmark ceiling of our claim script, and a concurrent-duplicate correctness check.
  *
  * Run: npx tsx bench/run.ts redis      (peers: npm ci --prefix bench/peers; skipped with a reason if absent)
- * Env: BENCH_REDIS_MS = measured time per case (default 3000).
+ * Env: BENCH_REDIS_MS = measured time per case, split over 3 interleaved rounds (default 6000).
  */
+import { loadavg } from 'node:os';
 import { Redis } from 'ioredis';
 import { probeTcp } from '../test/support/services.js';
 import type { BenchSuite, Reporter, Row } from './harness.js';
 import { claimCeiling } from './redis/ceiling.js';
-import { closedLoop, type LoadResult } from './redis/closed-loop.js';
+import { closedLoop, mergeRounds, type LoadResult } from './redis/closed-loop.js';
 import { duplicateCheck, type DuplicateCheck } from './redis/duplicates.js';
 import { startHttpBench } from './redis/http.js';
 import { ours } from './redis/ours.js';
-import { nodeIdempotency, peersMissing, powertools, type Contender, type Payload } from './redis/peers.js';
+import { nodeIdempotency, peersMissing, powertools, type Contender, type Payload, type Running } from './redis/peers.js';
 
-const durationMs = Number(process.env.BENCH_REDIS_MS ?? 3_000);
+const totalMs = Number(process.env.BENCH_REDIS_MS ?? 6_000);
+const ROUNDS = 3;
 const CONCURRENCY = 16;
 const REPLAY_KEYS = 1_000;
 const tiny = async (payload: Payload) => ({ id: payload.id, ok: true });
@@ -42,29 +44,44 @@ async function quietly<T>(body: () => Promise<T>): Promise<{ value: T; warnings:
   }
 }
 
-/** First request per key: claim + handler + store the result. */
-async function measureFirst(contender: Contender, runId: string): Promise<LoadResult> {
-  const running = await contender.start(tiny);
-  try {
-    return await closedLoop((n) => {
-      const id = `${contender.keyPrefix}${runId}-first-${n}`;
-      return running.invoke(id, { id, amount: 1 });
-    }, { concurrency: CONCURRENCY, durationMs });
-  } finally {
-    await running.stop();
-  }
+interface Case {
+  readonly label: string;
+  readonly call: () => Promise<unknown>;
 }
 
-/** Replay: REPLAY_KEYS completed keys asked again and again. */
-async function measureReplay(contender: Contender, runId: string): Promise<LoadResult> {
-  const running = await contender.start(tiny);
-  const idOf = (n: number) => `${contender.keyPrefix}${runId}-replay-${n % REPLAY_KEYS}`;
-  try {
-    for (let n = 0; n < REPLAY_KEYS; n++) await running.invoke(idOf(n), { id: idOf(n), amount: 1 });
-    return await closedLoop((n) => running.invoke(idOf(n), { id: idOf(n), amount: 1 }), { concurrency: CONCURRENCY, durationMs });
-  } finally {
-    await running.stop();
+/**
+ * Measures every case in ROUNDS rounds, round-robin, so a noisy neighbour on the machine slows
+ * all of them alike instead of whichever ran at the wrong moment.
+ */
+async function interleaved(cases: readonly Case[]): Promise<LoadResult[]> {
+  const rounds = cases.map((): LoadResult[] => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, one] of cases.entries()) {
+      const result = await closedLoop(() => one.call(), { concurrency: CONCURRENCY, durationMs: totalMs / ROUNDS, warmupMs: round === 0 ? 500 : 200 });
+      rounds[index]!.push(result);
+    }
   }
+  return rounds.map(mergeRounds);
+}
+
+/** First request per key: every call a fresh key (claim + handler + store the result). */
+const firstRequests = (contender: Contender, running: Running, runId: string): Case => {
+  let next = 0;
+  return {
+    label: contender.label,
+    call: () => {
+      const id = `${contender.keyPrefix}${runId}-first-${next++}`;
+      return running.invoke(id, { id, amount: 1 });
+    },
+  };
+};
+
+/** Replay: REPLAY_KEYS completed keys asked again and again. */
+async function replays(contender: Contender, running: Running, runId: string): Promise<Case> {
+  const idOf = (n: number) => `${contender.keyPrefix}${runId}-replay-${n % REPLAY_KEYS}`;
+  for (let n = 0; n < REPLAY_KEYS; n++) await running.invoke(idOf(n), { id: idOf(n), amount: 1 });
+  let next = 0;
+  return { label: contender.label, call: () => running.invoke(idOf(next), { id: idOf(next++), amount: 1 }) };
 }
 
 function reportDuplicates(report: Reporter, checks: readonly DuplicateCheck[]): void {
@@ -116,24 +133,37 @@ const suite: BenchSuite = {
     ];
     const prefixes = [p('rb'), p('ours-http'), `bench-http-${runId}-`, ...contenders.map((c) => c.keyPrefix)];
     try {
-      report.line(`machine: ${CONCURRENCY} calls in flight per case, ${durationMs} ms measured after 500 ms warm-up; Redis 127.0.0.1:6379`);
-      const ceiling = await claimCeiling(p('rb'), CONCURRENCY, 100_000);
-      report.line(`ceiling command: ${ceiling.command}`);
-      const first: Row[] = [{ ...ceiling, ratio: ceiling.opsPerSec ? 1 : undefined }];
-      const warnings: string[] = [];
-      for (const contender of contenders) {
-        const { value, warnings: count } = await quietly(() => measureFirst(contender, runId));
-        if (count) warnings.push(`${contender.label}: ${count} console warnings ("Could not determine remaining time left")`);
-        first.push(rowOf(contender.label, value, ceiling.opsPerSec));
-      }
-      report.table('First request per key (claim + handler + store result); ratio = share of the ceiling', first);
-
-      const replay: Row[] = [];
-      for (const contender of contenders) {
-        const { value } = await quietly(() => measureReplay(contender, runId));
-        replay.push(rowOf(contender.label, value, replay.length ? replay[0]!.opsPerSec : value.opsPerSec));
-      }
-      report.table(`Replay of a completed key (${REPLAY_KEYS} keys asked again); ratio vs our store`, replay);
+      report.line(`load: ${CONCURRENCY} calls in flight per case; ${ROUNDS} interleaved rounds of ${totalMs / ROUNDS} ms per case; Redis 127.0.0.1:6379; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      const before = await claimCeiling(p('rb'), CONCURRENCY, 100_000);
+      report.line(`ceiling command: ${before.command}`);
+      const { value: tables, warnings } = await quietly(async () => {
+        const running = await Promise.all(contenders.map((contender) => contender.start(tiny)));
+        try {
+          const first = await interleaved(contenders.map((contender, i) => firstRequests(contender, running[i]!, runId)));
+          const replay = await interleaved(await Promise.all(contenders.map((contender, i) => replays(contender, running[i]!, runId))));
+          return { first, replay };
+        } finally {
+          await Promise.all(running.map((one) => one.stop()));
+        }
+      });
+      const after = await claimCeiling(p('rb'), CONCURRENCY, 100_000);
+      const ceiling: Row = {
+        ...before,
+        opsPerSec: ((before.opsPerSec ?? 0) + (after.opsPerSec ?? 0)) / 2,
+        p50Ms: ((before.p50Ms ?? 0) + (after.p50Ms ?? 0)) / 2,
+        p99Ms: ((before.p99Ms ?? 0) + (after.p99Ms ?? 0)) / 2,
+        ratio: 1,
+        note: `${before.note}; mean of a run before (${Math.round(before.opsPerSec ?? 0)}/s) and after (${Math.round(after.opsPerSec ?? 0)}/s) the cases`,
+      };
+      report.table(
+        'First request per key (claim + handler + store result); ratio = share of the ceiling',
+        [ceiling, ...tables.first.map((result, i) => rowOf(contenders[i]!.label, result, ceiling.opsPerSec))],
+      );
+      report.table(
+        `Replay of a completed key (${REPLAY_KEYS} keys asked again); ratio vs our store (ioredis)`,
+        tables.replay.map((result, i) => rowOf(contenders[i]!.label, result, tables.replay[0]!.opsPerSec)),
+      );
+      if (warnings) report.line(`note: Powertools without a Lambda context printed ${warnings} console warnings ("Could not determine remaining time left"), silenced during the run`);
 
       const checks: DuplicateCheck[] = [];
       for (const contender of contenders) checks.push((await quietly(() => duplicateCheck(contender, runId))).value);
@@ -143,17 +173,19 @@ const suite: BenchSuite = {
         try {
           const routes = [
             http.contender('plain', 'Express 4, handler only (no idempotency)', 'app.post(path, express.json(), handler)'),
-            http.contender('ours', 'Express 4 + idempotency-builder (engine in the handler)', 'same engine and store options as above; 409 on in_progress'),
+            http.contender('ours', 'Express 4 + idempotency-builder (engine in the handler)', 'same engine and store options as above (ioredis); 409 on in_progress'),
             http.contender(
               'express-idempotency',
               'Express 4 + express-idempotency 1.0 + express-idempotency-redis-adapter 1.0',
               "idempotency({ dataAdapter: new RedisAdapter({ connectionConfig: { url }, ttl: 3600 }) }); handler returns early when isHit(req)",
             ),
           ];
-          const rows: Row[] = [];
-          for (const route of routes) rows.push(rowOf(route.label, await measureFirst(route, runId), rows[0]?.opsPerSec ?? undefined));
-          rows[0] = { ...rows[0]!, ratio: 1 };
-          report.table('Over HTTP (undici pool, loopback), first request per key; ratio vs the bare handler', rows);
+          const running = await Promise.all(routes.map((route) => route.start(tiny)));
+          const results = await interleaved(routes.map((route, i) => firstRequests(route, running[i]!, runId)));
+          report.table(
+            'Over HTTP (undici pool, loopback), first request per key; ratio vs the bare handler',
+            results.map((result, i) => rowOf(routes[i]!.label, result, results[0]!.opsPerSec)),
+          );
           checks.push(await duplicateCheck(routes[1]!, runId), await duplicateCheck(routes[2]!, runId));
           report.line(`configurations:\n${routes.map((r) => `- ${r.label}: ${r.configuration}`).join('\n')}`);
         } finally {
@@ -162,7 +194,7 @@ const suite: BenchSuite = {
       }
       reportDuplicates(report, checks);
       report.line(`\nconfigurations:\n${contenders.map((c) => `- ${c.label}: ${c.configuration}`).join('\n')}`);
-      for (const warning of warnings) report.line(`note: ${warning}`);
+      report.line(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     } finally {
       report.line(`cleanup: ${await cleanUp(prefixes)} keys deleted`);
     }

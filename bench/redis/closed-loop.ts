@@ -13,6 +13,29 @@ export interface LoadResult {
   readonly errors: number;
   /** The first error's message, to show why a library failed under load. */
   readonly firstError?: string;
+  /** Every measured latency (ms) and the measured time, for merging rounds. */
+  readonly latencies: readonly number[];
+  readonly elapsedMs: number;
+}
+
+/**
+ * One result from several rounds of the same case (ops over total measured time, percentiles
+ * over all latencies).
+ * @example mergeRounds([round1, round2, round3])
+ */
+export function mergeRounds(rounds: readonly LoadResult[]): LoadResult {
+  const latencies = rounds.flatMap((round) => round.latencies);
+  const elapsedMs = rounds.reduce((sum, round) => sum + round.elapsedMs, 0);
+  return {
+    ops: latencies.length,
+    opsPerSec: latencies.length / (elapsedMs / 1000),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    firstError: rounds.find((round) => round.firstError)?.firstError,
+    latencies,
+    elapsedMs,
+  };
 }
 
 /**
@@ -44,13 +67,15 @@ export async function closedLoop(
   const failures: { count: number; first?: string } = { count: 0 };
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, () => drive(started + durationMs, latencies, failures)));
-  const elapsedSec = (performance.now() - started) / 1000;
+  const elapsedMs = performance.now() - started;
   return {
     ops: latencies.length,
-    opsPerSec: latencies.length / elapsedSec,
+    opsPerSec: latencies.length / (elapsedMs / 1000),
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     errors: failures.count,
     firstError: failures.first,
+    latencies,
+    elapsedMs,
   };
 }

@@ -54,7 +54,7 @@ export async function startHttpBench(ourPrefix: string, peerPrefix: string, conn
   const RedisAdapter = (load('express-idempotency-redis-adapter') as { default: new (options: unknown) => { connect(): Promise<void>; disconnect(): Promise<void> } }).default;
   const adapter = new RedisAdapter({ connectionConfig: { url: REDIS_URL }, ttl: 3600 });
   await adapter.connect();
-  const redis = new Redis({ port: 6379, host: '127.0.0.1' });
+  const redis = new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true });
   let handler: Handler = async (payload) => payload;
   const run = runWith(engineOver(createRedisStore({ client: redis, prefix: ourPrefix })), (payload) => handler(payload));
 
@@ -105,6 +105,8 @@ export async function startHttpBench(ourPrefix: string, peerPrefix: string, conn
       },
     }),
     async stop() {
+      // express-idempotency stores the response after sending it (fire and forget): let those land.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       await pool.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await adapter.disconnect();

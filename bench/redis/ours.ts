@@ -16,12 +16,12 @@ export function ours(client: 'ioredis' | 'node-redis', keyPrefix: string): Conte
   return {
     label: `idempotency-builder (Redis store, ${client} 6)`,
     configuration:
-      `createIdempotency({ store: createRedisStore({ client: ${client === 'ioredis' ? 'new Redis()' : 'await createClient().connect()'}, prefix }), leaseMs: 30_000, ttlMs: 3_600_000 }); ` +
+      `createIdempotency({ store: createRedisStore({ client: ${client === 'ioredis' ? 'new Redis({ enableAutoPipelining: true })' : 'await createClient().connect()'}, prefix }), leaseMs: 30_000, ttlMs: 3_600_000 }); ` +
       `run({ key, scope: 'bench', fingerprint: fingerprintJson(payload) }, handler); no waitForReplicas`,
     keyPrefix,
     async start(handler) {
       if (client === 'ioredis') {
-        const redis = new Redis({ port: 6379, host: '127.0.0.1' });
+        const redis = new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true });
         return { invoke: runWith(engineOver(createRedisStore({ client: redis, prefix: keyPrefix })), handler), stop: async () => redis.disconnect() };
       }
       const redis = await createClient({ socket: { port: 6379, host: '127.0.0.1' } }).connect();

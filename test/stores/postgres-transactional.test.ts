@@ -12,6 +12,7 @@ import {
   createTransactionalIdempotency,
   knexQueryable,
   type PostgresLayout,
+  type TransactionalContext,
   type TransactionalOptions,
 } from '../../src/stores/postgres/index.js';
 import { forkWorker, newPool, PG_CONFIG, postgresAvailable, schemaFor, sleep } from './workers/postgres-support.js';
@@ -67,7 +68,7 @@ const request = (key: string) => ({ key, scope: 'user-1', fingerprint: fp });
 describe.skipIf(!available)('postgres transactional mode', () => {
   it('node-postgres: claim, the business write and completion commit as one; a retry replays', async () => {
     const { store, payments } = await setup();
-    const charge = (key: string) => async ({ db }: { db: { query: pg.PoolClient['query'] } }) => {
+    const charge = (key: string) => async ({ db }: TransactionalContext) => {
       await db.query(`INSERT INTO "${schema}".payments (id, amount) VALUES ($1, 4999)`, [key]);
       return { paymentId: key };
     };

@@ -22,9 +22,9 @@ afterAll(async () => {
   await pool.end();
 });
 
-async function freshStore(layout: 'plain' | 'partitioned', db = pool as { query: typeof pool.query }): Promise<PostgresStore> {
+async function freshStore(layout: 'plain' | 'partitioned', db = pool as { query: typeof pool.query }, preparedStatements = false): Promise<PostgresStore> {
   const table = `${layout}_${++tables}`;
-  const store = createPostgresStore({ db, schema, table, layout });
+  const store = createPostgresStore({ db, schema, table, layout, preparedStatements });
   await store.migrate();
   if (layout === 'partitioned') await createPartitionMaintenance({ db: pool, schema, table, retentionMs: 86_400_000 }).run();
   return store;
@@ -34,10 +34,11 @@ const dropTable = async (store: unknown) => {
   await pool.query(`DROP TABLE IF EXISTS ${(store as PostgresStore).table} CASCADE`);
 };
 
+// Plain with named prepared statements, partitioned with unnamed ones: both ways of sending SQL.
 for (const layout of ['plain', 'partitioned'] as const) {
   runStoreConformance({
-    name: `postgres (${layout})`,
-    createStore: () => freshStore(layout),
+    name: `postgres (${layout}${layout === 'plain' ? ', prepared statements' : ''})`,
+    createStore: () => freshStore(layout, pool, layout === 'plain'),
     destroyStore: dropTable,
     skip: available ? false : 'PostgreSQL not reachable',
     // The suite's race tests claim with this short timing lease too: on a loaded two-core host a

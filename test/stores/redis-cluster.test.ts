@@ -72,6 +72,26 @@ describe.skipIf(Boolean(skip))('redis store on Redis Cluster', () => {
     await deletePrefix(client!, store.prefix);
   });
 
+  it('sends WAIT with the claim to the slot\'s own primary, and fails closed there (no replicas in this cluster)', async () => {
+    const store = createRedisStore({ client: client!, prefix: uniquePrefix('cluster-wait'), waitForReplicas: { count: 1, timeoutMs: 50 } });
+    const waits = async () =>
+      Promise.all(cluster!.nodes.map(async (node) => Number(/cmdstat_wait:calls=(\d+)/.exec(String(await command(node.port, 'INFO', 'commandstats')))?.[1] ?? 0)));
+    const slots = (await command(cluster!.nodes[0]!.port, 'CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+    const ownerOf = (slot: number) => slots.find(([from, to]) => slot >= from && slot <= to)![2][1];
+    for (let i = 0; i < 6; i++) {
+      const key = testKey(`cw${i}`);
+      const slot = Number(await command(cluster!.nodes[0]!.port, 'CLUSTER', 'KEYSLOT', store.keysOf({ key, scope: 'user-1' }).record));
+      const before = await waits();
+      const error = await store.claim({ key, scope: 'user-1', fingerprint: fp, owner: null, leaseMs: 10_000, ttlMs: 60_000, replaceExpired: true }).catch((e: unknown) => e);
+      expect(String((error as Error).cause)).toContain('0 of 1 replica(s)'); // answered by WAIT, not a routing error
+      const after = await waits();
+      const waitedOn = cluster!.nodes.filter((_, n) => after[n]! > before[n]!).map((node) => node.port);
+      expect(waitedOn).toEqual([ownerOf(slot)]); // on the connection that made the write
+      expect(await store.get({ key, scope: 'user-1' })).toBeNull(); // and the claim was given back
+    }
+    await deletePrefix(client!, store.prefix);
+  });
+
   it('releases, reclaims and replays across slots through the engine, each key run once', async () => {
     const store = createRedisStore({ client: client!, prefix: uniquePrefix('cluster-engine') });
     const idempotency = createIdempotency({ store, leaseMs: 5_000 });

@@ -9,7 +9,10 @@ export type CollectedBody =
 
 const utf8 = new TextEncoder();
 
-/** One chunk as bytes; Node streams may yield strings. */
+/**
+ * One chunk as bytes; Node streams may yield strings.
+ * @example toBytes('hi') // Uint8Array [104, 105]
+ */
 export function toBytes(chunk: unknown): Uint8Array {
   if (chunk instanceof Uint8Array) return chunk;
   if (typeof chunk === 'string') return utf8.encode(chunk);
@@ -17,7 +20,10 @@ export function toBytes(chunk: unknown): Uint8Array {
   throw new TypeError(`A response body chunk must be bytes or a string; got ${typeof chunk}.`);
 }
 
-/** Concatenates chunks into one buffer. */
+/**
+ * Concatenates chunks into one buffer.
+ * @example concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]) // Uint8Array [1, 2, 3]
+ */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
   const total = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
@@ -61,7 +67,10 @@ export async function collectBody(source: AsyncIterator<unknown>, maxBytes: numb
   }
 }
 
-/** A web ReadableStream as an async iterator (Node 20's types do not declare one). */
+/**
+ * A web ReadableStream as an async iterator (Node 20's types do not declare one).
+ * @example const collected = await collectBody(streamIterator(response.body), maxBodyBytes);
+ */
 export function streamIterator(stream: ReadableStream<Uint8Array>): AsyncIterator<Uint8Array> {
   const reader = stream.getReader();
   return {
@@ -76,7 +85,10 @@ export function streamIterator(stream: ReadableStream<Uint8Array>): AsyncIterato
   };
 }
 
-/** A web ReadableStream that yields `head` and then whatever `rest` still has. */
+/**
+ * A web ReadableStream that yields `head` and then whatever `rest` still has.
+ * @example new Response(replayThenRest(collected.head, collected.rest), init)
+ */
 export function replayThenRest(head: readonly Uint8Array[], rest: AsyncIterator<Uint8Array>): ReadableStream<Uint8Array> {
   let index = 0;
   return new ReadableStream<Uint8Array>({

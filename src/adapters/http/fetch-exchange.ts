@@ -95,6 +95,7 @@ export function toFetchResponse(response: HttpResponse): Response {
 /**
  * The request the handler sees: without a client-sent `Idempotent-Replayed`, so nothing a client
  * sends can look like a replay. Rebuilt only when the header is there (rare: only a spoof).
+ * @example const request = withoutReplayMarker(incoming); await handler(request);
  */
 export function withoutReplayMarker(request: Request): Request {
   if (!request.headers.has(REPLAYED_HEADER)) return request;

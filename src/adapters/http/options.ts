@@ -85,7 +85,10 @@ export interface ResolvedHttpOptions<Ctx> {
 
 const DETERMINISTIC_4XX: ReadonlySet<number> = new Set([400, 404, 405, 410, 413, 414, 415, 422]);
 
-/** The default storage rule: outcomes a retry would see again; never 5xx or 401/403/409/429. */
+/**
+ * The default storage rule: outcomes a retry would see again; never 5xx or 401/403/409/429.
+ * @example [201, 422, 409, 503].map(defaultStoreStatus) // [true, true, false, false]
+ */
 export function defaultStoreStatus(status: number): boolean {
   return (status >= 200 && status < 400) || DETERMINISTIC_4XX.has(status);
 }

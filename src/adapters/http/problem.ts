@@ -35,7 +35,10 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemSpec>> = {
   store_unavailable: { status: 503, title: 'The idempotency store is unavailable; the request was not processed.' },
 };
 
-/** The IETF draft answers a reused key with other parameters with 422; the seed spec with 409. */
+/**
+ * The IETF draft answers a reused key with other parameters with 422; the seed spec with 409.
+ * @example problemStatus('fingerprint_mismatch', 'ietf') // 422
+ */
 export function problemStatus(code: ProblemCode, profile: HttpProfile): number {
   if (code === 'fingerprint_mismatch' && profile === 'ietf') return 422;
   return PROBLEMS[code].status;
@@ -54,7 +57,10 @@ export interface ProblemInput {
 
 const utf8 = new TextEncoder();
 
-/** Seconds for `Retry-After`: rounded up, never 0 (0 invites a hot retry loop). */
+/**
+ * Seconds for `Retry-After`: rounded up, never 0 (0 invites a hot retry loop).
+ * @example retryAfterSeconds(1200) // '2'
+ */
 export function retryAfterSeconds(ms: number): string {
   return String(Math.max(1, Math.ceil(ms / 1000)));
 }

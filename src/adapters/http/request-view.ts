@@ -27,13 +27,19 @@ export interface NodeRequestLike {
   readonly body?: unknown;
 }
 
-/** Pathname of a request target, without query or fragment. */
+/**
+ * Pathname of a request target, without query or fragment.
+ * @example pathOf('/payments?dry_run=1') // '/payments'
+ */
 export function pathOf(target: string): string {
   const end = target.search(/[?#]/);
   return end === -1 ? target : target.slice(0, end);
 }
 
-/** Whether a Node request announced a body (so a missing parsed body means a missing parser). */
+/**
+ * Whether a Node request announced a body (so a missing parsed body means a missing parser).
+ * @example announcesBody({ 'content-length': '12' }) // true
+ */
 export function announcesBody(headers: NodeRequestLike['headers']): boolean {
   const length = headers['content-length'];
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');

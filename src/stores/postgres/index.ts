@@ -3,7 +3,7 @@ export { createPostgresStore, type PostgresStore, type PostgresStoreOptions } fr
 export { migrate, migrationSql, schemaSql, MIGRATIONS, type Migration, type MigrationTarget } from './migrations.js';
 export { tableNames, type PostgresLayout, type TableNames } from './schema.js';
 export { quoteIdent, qualify } from './identifiers.js';
-export { isConnectionError, sqlState, type PgQueryable, type PgQueryResult } from './queryable.js';
+export { isConnectionError, sqlState, type PgPreparingQueryable, type PgQueryable, type PgQueryResult } from './queryable.js';
 export { knexQueryable, type KnexLike } from './knex-queryable.js';
 export { pgliteQueryable, type PGliteLike } from './pglite-queryable.js';
 export {

@@ -3,11 +3,12 @@
  * server's clock for every lease and expiry. Works over any `PgQueryable` — a pg Pool, a Client
  * inside your transaction, PGlite, or an ORM's raw connection.
  */
+import { createHash } from 'node:crypto';
 import { InvalidOptionsError, StoreUnavailableError } from '../../core/errors.js';
 import { positiveInteger } from '../../core/options.js';
 import type { ClaimInput, ClaimResult, FencedResult, FinishInput, IdempotencyStore } from '../contract.js';
 import { migrate } from './migrations.js';
-import type { PgQueryable, PgQueryResult } from './queryable.js';
+import type { PgPreparingQueryable, PgQueryable, PgQueryResult } from './queryable.js';
 import { responseParams, toNumber, toRecord, type RecordRow } from './row-mapping.js';
 import { tableNames, type PostgresLayout, type TableNames } from './schema.js';
 import { postgresStatements, type PostgresStatements } from './sql.js';
@@ -26,6 +27,13 @@ export interface PostgresStoreOptions {
   /** `exact` (count(*), default) or `estimate` (planner statistics, O(1) on big tables). */
   readonly sizeMode?: 'exact' | 'estimate';
   /**
+   * Send statements as named prepared statements (node-postgres `{ name, text, values }`), so
+   * each connection plans them once: the claim's plan costs more than its execution (see
+   * docs/stores/postgres.md). Needs a pg Pool or Client; not PGlite, not knex, and not PgBouncer
+   * in transaction mode before 1.21. Default false.
+   */
+  readonly preparedStatements?: boolean;
+  /**
    * How often one claim re-runs its statement when it met the READ COMMITTED gap (a concurrent
    * claim committed the key after the statement's snapshot). Default 8; one re-run settles it
    * unless the key is claimed and released again in between.
@@ -41,9 +49,10 @@ export interface PostgresStore extends IdempotencyStore {
   migrate(): Promise<void>;
   /**
    * The same store over another queryable — typically a client inside the caller's transaction,
-   * so the claim and the completion commit or roll back with the caller's own writes.
+   * so the claim and the completion commit or roll back with the caller's own writes. Prepared
+   * statements only when asked here (the other queryable may be knex or PGlite).
    */
-  withDb(db: PgQueryable): PostgresStore;
+  withDb(db: PgQueryable, options?: { readonly preparedStatements?: boolean }): PostgresStore;
 }
 
 type Operation = 'claim' | 'complete' | 'fail' | 'release' | 'extend' | 'get' | 'purgeExpired' | 'listStuck' | 'forceRelease' | 'size' | 'now' | 'migrate';
@@ -71,13 +80,16 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const claimAttempts = positiveInteger('claimAttempts', options.claimAttempts ?? 8);
   const names = tableNames(schema, table);
   const sql = postgresStatements(names.qualified, layout === 'partitioned' ? names.claimFunction : undefined);
+  // Named after the text: a name is bound to one text per connection, and the text names the table.
+  const statementNames = new Map(Object.values(sql).map((text) => [text, `idem_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`]));
   const state = { closed: false };
-  return bind(db, { names, sql, layout, jsonBody, sizeMode, claimAttempts, state });
+  return bind(db, options.preparedStatements === true, { names, sql, statementNames, layout, jsonBody, sizeMode, claimAttempts, state });
 }
 
 interface Shared {
   readonly names: TableNames;
   readonly sql: PostgresStatements;
+  readonly statementNames: ReadonlyMap<string, string>;
   readonly layout: PostgresLayout;
   readonly jsonBody: boolean;
   readonly sizeMode: 'exact' | 'estimate';
@@ -92,14 +104,16 @@ function checkQueryable(db: unknown): asserts db is PgQueryable {
   }
 }
 
-function bind(db: PgQueryable, shared: Shared): PostgresStore {
-  const { names, sql, state } = shared;
+function bind(db: PgQueryable, prepared: boolean, shared: Shared): PostgresStore {
+  const { names, sql, state, statementNames } = shared;
 
   /** Every driver failure leaves as StoreUnavailableError, its cause kept (SQLSTATE, message). */
   async function run(operation: Operation, text: string, values: unknown[]): Promise<PgQueryResult> {
     if (state.closed) throw new StoreUnavailableError(operation, new Error('The PostgreSQL store is closed.'));
     try {
-      return await db.query(text, values);
+      return prepared
+        ? await (db as PgPreparingQueryable).query({ name: statementNames.get(text)!, text, values })
+        : await db.query(text, values);
     } catch (error) {
       throw new StoreUnavailableError(operation, error);
     }
@@ -170,9 +184,9 @@ function bind(db: PgQueryable, shared: Shared): PostgresStore {
         throw new StoreUnavailableError('migrate', error);
       }
     },
-    withDb(other) {
+    withDb(other, viewOptions) {
       checkQueryable(other);
-      return bind(other, shared);
+      return bind(other, viewOptions?.preparedStatements === true, shared);
     },
     async close() {
       state.closed = true;

@@ -21,6 +21,16 @@ export interface PgQueryable {
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
 }
 
+/**
+ * A queryable that also takes node-postgres' query config with a statement `name`: the server
+ * then parses and plans each statement once per connection instead of on every call. pg's Pool
+ * and Client fit; PGlite and knex do not (leave `preparedStatements` off for them).
+ */
+export interface PgPreparingQueryable extends PgQueryable {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<PgQueryResult>;
+  query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+}
+
 /** SQLSTATE of a driver error, when it carries one. */
 export function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;

@@ -183,20 +183,24 @@ export function postgresStatements(table: string, claimFunction?: string) {
 
     /**
      * purgeExpired — $1 batchSize. Deletes up to $1 expired COMPLETED/FAILED rows, oldest expiry
-     * first, along the partial index on expires_at. SKIP LOCKED: a row a claim is replacing
-     * right now is left for the next batch instead of making either side wait. Answers `purged`.
+     * first, found along the partial index on expires_at and deleted by their physical address
+     * (TID scan): cost grows with the batch, not with the backlog. SKIP LOCKED: a row a claim is
+     * replacing right now is left for the next batch instead of making either side wait. The
+     * lock taken here re-checked status and expiry on the newest row version, and nobody can
+     * change a locked row, so its address is stable until the DELETE. `tableoid` tells apart
+     * rows of different partitions that share an address. Answers `purged`.
      */
-    purgeExpired: `WITH doomed AS (
-        SELECT r.idempotency_key, r.user_id FROM ${table} AS r
+    purgeExpired: `WITH doomed AS MATERIALIZED (
+        SELECT r.tableoid AS rel, r.ctid AS tid FROM ${table} AS r
         WHERE r.status <> 'PROCESSING' AND r.expires_at <= (SELECT clock_timestamp())
         ORDER BY r.expires_at
         LIMIT $1::int
         FOR UPDATE SKIP LOCKED
       ),
       gone AS (
-        DELETE FROM ${table} AS r USING doomed AS d
-        WHERE r.idempotency_key = d.idempotency_key AND r.user_id = d.user_id
-          AND r.status <> 'PROCESSING' AND r.expires_at <= (SELECT clock_timestamp())
+        DELETE FROM ${table} AS r
+        WHERE r.ctid = ANY (ARRAY(SELECT d.tid FROM doomed AS d))
+          AND (r.tableoid, r.ctid) IN (SELECT d.rel, d.tid FROM doomed AS d)
         RETURNING 1
       )
       SELECT count(*)::int AS purged FROM gone`,

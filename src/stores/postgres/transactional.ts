@@ -45,6 +45,8 @@ export interface TransactionalOptions {
   /** An expired record is never replayed: `new` runs again, `reject` refuses. Default `new`. */
   readonly onExpired?: 'new' | 'reject';
   readonly codec?: ResponseCodec;
+  /** Use named prepared statements on the caller's connection (pg Client only, not knex/PGlite). Default false. */
+  readonly preparedStatements?: boolean;
 }
 
 export interface TransactionalContext {
@@ -118,7 +120,7 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
         throw new TypeError('request.owner only applies to scope "global"; scope the key to the user instead.');
       }
       const serializer = runOptions.serializer ?? (jsonSerializer as ResultSerializer<T>);
-      const inTx = store.withDb(db);
+      const inTx = store.withDb(db, { preparedStatements: options.preparedStatements === true });
       const id = { key: request.key, scope: request.scope };
       // A transaction-local marker, and the wait bound for the claim only (the caller's own
       // lock_timeout comes back right after). Both vanish at the end of the transaction, which

@@ -113,7 +113,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
   const setUp = (db: SqliteDatabaseLike) => {
     if (busyTimeoutMs !== undefined) db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-    if (createSchema) db.exec(ddl);
+    // IMMEDIATE takes the write lock before reading the schema, so processes creating it at the
+    // same moment queue on busy_timeout instead of deadlocking into an instant SQLITE_BUSY.
+    if (createSchema) db.transaction((script: string) => db.exec(script)).immediate(ddl);
     const statements = Object.fromEntries(
       Object.entries(sql).map(([name, text]) => {
         const statement = db.prepare(text);
@@ -129,7 +131,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const opened =
     database !== undefined
       ? Promise.resolve(setUp(database))
-      : openFile(filename!, busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, synchronous).then(setUp);
+      : openFile(filename!, busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, synchronous, setUp);
   const ready = opened.then(() => undefined);
   // An open failure is reported through `ready` and every call, never as an unhandled rejection.
   opened.catch(() => {});
@@ -219,7 +221,13 @@ function claimIn(statements: Statements, input: ClaimInput): ClaimResult {
   return { outcome: 'existing', record: toRecord(read), now: read.now };
 }
 
-async function openFile(filename: string, busyTimeoutMs: number, synchronous: 'FULL' | 'NORMAL'): Promise<SqliteDatabaseLike> {
+/** Opens the file with better-sqlite3 (loaded on demand), in WAL mode, then runs `setUp` on it. */
+async function openFile<T>(
+  filename: string,
+  busyTimeoutMs: number,
+  synchronous: 'FULL' | 'NORMAL',
+  setUp: (db: SqliteDatabaseLike) => T,
+): Promise<T> {
   type Driver = new (filename: string, options: { timeout: number }) => SqliteDatabaseLike;
   let Database: Driver;
   try {
@@ -232,13 +240,34 @@ async function openFile(filename: string, busyTimeoutMs: number, synchronous: 'F
   }
   const db = new Database(filename, { timeout: busyTimeoutMs }); // `timeout` is better-sqlite3's busy_timeout
   try {
-    // WAL: readers never block the writer; the mode is stored in the file, so the first opener sets it for all.
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec(`PRAGMA synchronous = ${synchronous}`);
-    return db;
+    return await retryWhileBusy(busyTimeoutMs, () => {
+      // WAL: readers never block the writer; the mode is stored in the file, so the first opener sets it for all.
+      db.exec('PRAGMA journal_mode = WAL');
+      // Explicit: better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 (NORMAL).
+      db.exec(`PRAGMA synchronous = ${synchronous}`);
+      return setUp(db);
+    });
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * Switching a fresh file to WAL while other processes open it can fail with SQLITE_BUSY at once,
+ * without waiting on busy_timeout (SQLite refuses to wait where waiting could deadlock). Every
+ * step here is idempotent, so it is retried with backoff for up to `budgetMs`.
+ */
+async function retryWhileBusy<T>(budgetMs: number, step: () => T): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let pauseMs = 5; ; pauseMs = Math.min(pauseMs * 2, 100)) {
+    try {
+      return step();
+    } catch (error) {
+      const code = String((error as { code?: unknown } | null)?.code ?? '');
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() + pauseMs > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
   }
 }
 

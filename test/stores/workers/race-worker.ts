@@ -31,6 +31,9 @@ export interface Attempt {
   readonly reclaimed?: boolean;
   /** For a replay: the pid of the process whose run produced the stored value. */
   readonly by?: number;
+  /** Wall clock (one host, so comparable across processes) when the attempt started and ended. */
+  readonly startedAt: number;
+  readonly endedAt: number;
 }
 
 export type RaceMessage = { type: 'ready' } | { type: 'result'; pid: number; attempts: Attempt[] };
@@ -40,12 +43,20 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const fingerprint = fingerprintFields(['race', 1]);
 const scope = 'tenant-1';
 
-const store = createSqliteStore({ filename: config.filename });
+// A generous lock wait: 4 processes hammering one file with fsync'd commits on a loaded 2-core
+// machine can queue a writer for seconds; this test is about who wins, not about how fast.
+const store = createSqliteStore({ filename: config.filename, busyTimeoutMs: 30_000 });
 await store.ready;
 const idempotency = createIdempotency({ store, leaseMs: config.leaseMs, ttlMs: 60_000 });
 
 async function attempt(key: string): Promise<Attempt> {
   await sleep(Math.random() * (config.jitterMs ?? 0));
+  const startedAt = Date.now();
+  const outcome = await attemptOutcome(key);
+  return { ...outcome, startedAt, endedAt: Date.now() };
+}
+
+async function attemptOutcome(key: string): Promise<Omit<Attempt, 'startedAt' | 'endedAt'>> {
   if (config.mode === 'claim') {
     const result = await store.claim({ key, scope, fingerprint, owner: null, leaseMs: config.leaseMs, ttlMs: 60_000, replaceExpired: true });
     return result.outcome === 'claimed'

@@ -1,0 +1,249 @@
+/**
+ * PostgreSQL store, in one run against the local server:
+ *  1. claim + complete per second through the store vs pgbench running the very same two
+ *     statements (sql.ts) at 1, 8 and 32 clients — the ratio is the store's (and Node's) overhead;
+ *  2. replay lookups per second: the store's get() vs pgbench running the same SELECT, and the
+ *     claim statement on completed keys (the engine's replay path) vs pgbench running it;
+ *  3. claim p50/p99 with 10^3 vs N rows stored;
+ *  4. claim p50/p99 while N expired rows are purged: batched (SKIP LOCKED) vs one big DELETE.
+ * N = IDEMPOTENCY_BENCH_PG_ROWS (default 100 000; the docs' figures use 1 000 000).
+ * Seconds per throughput case = IDEMPOTENCY_BENCH_PG_SECONDS (default 2).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { fingerprintFields } from '../src/index.js';
+import { createPostgresStore, type PostgresStore } from '../src/stores/postgres/index.js';
+import { postgresStatements } from '../src/stores/postgres/sql.js';
+import { responseParams } from '../src/stores/postgres/row-mapping.js';
+import { probeTcp } from '../test/support/services.js';
+import { percentile, type BenchSuite, type Reporter, type Row } from './harness.js';
+
+const PGBENCH = '/usr/bin/pgbench';
+const CONNECTION = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
+const ROWS = Number(process.env.IDEMPOTENCY_BENCH_PG_ROWS ?? 100_000);
+const SECONDS = Number(process.env.IDEMPOTENCY_BENCH_PG_SECONDS ?? 2);
+const CLIENTS = [1, 8, 32];
+const schema = `bench_postgres_${process.pid}`;
+const fingerprint = fingerprintFields([4999, 'EUR', 'acct_xyz']);
+const response = { statusCode: 201, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"id":"pay_1","amount":4999}'), encoding: 'json' };
+const leaseMs = 30_000;
+const ttlMs = 3_600_000;
+const claimInput = (key: string) => ({ key, scope: 'bench', fingerprint, owner: null, leaseMs, ttlMs, replaceExpired: true });
+
+/**
+ * `prepared`: named statements, planned once per connection (store option preparedStatements,
+ * pgbench -M prepared). `extended`: unnamed, parsed and planned on every call (the store's
+ * default, what pg does without a name; pgbench -M extended).
+ */
+type Mode = 'prepared' | 'extended';
+
+/** Runs `op` in `clients` loops for `seconds`; answers operations per second. */
+async function throughput(clients: number, seconds: number, op: () => Promise<unknown>): Promise<number> {
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        await op();
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+/** pgbench with a custom script; answers its tps (without connection set-up). */
+function pgbench(script: string, clients: number, variables: Record<string, string>, dir: string, mode: Mode): Promise<number> {
+  const file = join(dir, `script-${Math.random().toString(36).slice(2)}.sql`);
+  writeFileSync(file, script);
+  const args = ['-n', '-h', CONNECTION.host, '-p', String(CONNECTION.port), '-U', CONNECTION.user, '-M', mode];
+  args.push('-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(SECONDS), '-f', file);
+  for (const [name, value] of Object.entries(variables)) args.push('-D', `${name}=${value}`);
+  args.push(CONNECTION.database);
+  return new Promise((resolve, reject) => {
+    const child = spawn(PGBENCH, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
+    child.on('close', (code) => {
+      const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
+      if (code === 0 && tps) resolve(Number(tps[1]));
+      else reject(new Error(`pgbench failed (${code}):\n${out}`));
+    });
+  });
+}
+
+/** The store's statement for pgbench: `$n` becomes `:<prefix>n` (a bound parameter under -M extended). */
+const forPgbench = (text: string, prefix: string, overrides: Record<number, string> = {}) =>
+  text.replace(/\$(\d+)/g, (_, n: string) => overrides[Number(n)] ?? `:${prefix}${n}`).replace(/\s+/g, ' ');
+
+async function fill(pool: pg.Pool, store: PostgresStore, rows: number, expired: boolean): Promise<void> {
+  await pool.query(`TRUNCATE ${store.table}`);
+  // In slices, so a million rows never sit in one huge transaction's memory.
+  for (let from = 1; from <= rows; from += 200_000) {
+    await pool.query(
+      `INSERT INTO ${store.table} (idempotency_key, user_id, fingerprint, status, lock_version, created_at, completed_at, expires_at,
+         response_code, response_headers, response_encoding, response_bytes, response_body)
+       SELECT 'fill-' || g, 'bench', $1, 'COMPLETED', 1, clock_timestamp(), clock_timestamp(),
+         clock_timestamp() + CASE WHEN $4::boolean THEN interval '-1 minute' ELSE interval '1 hour' END,
+         201, '{"content-type":"application/json"}', 'json', convert_to('{"id":"' || g || '","amount":4999}', 'UTF8'),
+         ('{"id":"' || g || '","amount":4999}')::jsonb
+       FROM generate_series($2::int, $3::int) g`,
+      [fingerprint, from, Math.min(rows, from + 199_999), expired],
+    );
+  }
+  await pool.query(`VACUUM ANALYZE ${store.table}`);
+}
+
+/** Sequential claim latencies (ms) of fresh keys, and of replays of stored keys. */
+async function claimLatencies(store: PostgresStore, stored: number, samples: number): Promise<{ fresh: number[]; replay: number[] }> {
+  const fresh: number[] = [];
+  const replay: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    let started = performance.now();
+    await store.claim(claimInput(`lat-${stored}-${i}`));
+    fresh.push(performance.now() - started);
+    started = performance.now();
+    await store.claim({ ...claimInput(`fill-${1 + Math.floor(Math.random() * stored)}`), replaceExpired: false });
+    replay.push(performance.now() - started);
+  }
+  return { fresh, replay };
+}
+
+const latencyRow = (label: string, samples: number[], note?: string): Row => ({
+  label,
+  p50Ms: percentile(samples, 50),
+  p99Ms: percentile(samples, 99),
+  note: `${samples.length} claims${note ? `; ${note}` : ''}`,
+});
+
+async function throughputCases(report: Reporter, pool: pg.Pool, stores: Record<Mode, PostgresStore>, dir: string) {
+  const sql = postgresStatements(stores.prepared.table);
+  const claimScript = `\\set c1 random(1, 9000000000000000)\n${forPgbench(sql.claim, 'c', { 4: 'NULL::text' })} \\gset\n${forPgbench(sql.finish, 'f', { 1: ':c1', 2: ':c2', 3: ':lock_version' })};\n`;
+  const [code, headers, encoding, bytes, json] = responseParams(response, true) as [number, string, string, Buffer, string];
+  const claimVars = { c2: 'bench', c3: fingerprint, c5: String(leaseMs), c6: String(ttlMs), c7: 'true' };
+  const finishVars = { f4: 'COMPLETED', f5: String(code), f6: headers, f7: encoding, f8: `\\x${bytes.toString('hex')}`, f9: json, f10: String(ttlMs) };
+  // Every client count in prepared mode (the recommended setting), and 8 clients unprepared.
+  const cases: [number, Mode][] = [...CLIENTS.map((c): [number, Mode] => [c, 'prepared']), [8, 'extended']];
+  const rows: Row[] = [];
+  let n = 0;
+  for (const [clients, mode] of cases) {
+    const store = stores[mode];
+    await pool.query(`TRUNCATE ${store.table}`);
+    const base = await pgbench(claimScript, clients, { ...claimVars, ...finishVars }, dir, mode);
+    await pool.query(`TRUNCATE ${store.table}`);
+    const ours = await throughput(clients, SECONDS, async () => {
+      const key = `n-${process.pid}-${n++}`;
+      const claim = await store.claim(claimInput(key));
+      if (claim.outcome !== 'claimed') throw new Error('bench key collided');
+      await store.complete({ key, scope: 'bench', lockVersion: claim.lockVersion, response, ttlMs });
+    });
+    rows.push({ label: `pgbench -M ${mode}, same 2 statements, ${clients} client(s) (baseline)`, opsPerSec: base, ratio: 1 });
+    rows.push({ label: `store.claim + store.complete, ${mode}, ${clients} client(s)`, opsPerSec: ours, ratio: ours / base });
+  }
+  report.table(`claim + complete per second (${SECONDS} s per case; ratio = store / pgbench)`, rows);
+
+  await fill(pool, stores.prepared, 10_000, false);
+  const replayRows: Row[] = [];
+  const pick = () => `fill-${1 + Math.floor(Math.random() * 10_000)}`;
+  const selectScript = `\\set g1 random(1, 10000)\n${forPgbench(sql.get, 'g', { 1: `'fill-' || :g1` })};\n`;
+  const replayScript = `\\set c1 random(1, 10000)\n${forPgbench(sql.claim, 'c', { 1: `'fill-' || :c1`, 4: 'NULL::text' })};\n`;
+  for (const [clients, mode] of cases) {
+    const store = stores[mode];
+    const baseGet = await pgbench(selectScript, clients, { g2: 'bench' }, dir, mode);
+    const get = await throughput(clients, SECONDS, () => store.get({ key: pick(), scope: 'bench' }));
+    const baseReplay = await pgbench(replayScript, clients, claimVars, dir, mode);
+    const replay = await throughput(clients, SECONDS, () => store.claim(claimInput(pick())));
+    replayRows.push({ label: `pgbench -M ${mode}, the get SELECT, ${clients} client(s) (baseline)`, opsPerSec: baseGet, ratio: 1 });
+    replayRows.push({ label: `store.get, ${mode}, ${clients} client(s)`, opsPerSec: get, ratio: get / baseGet });
+    replayRows.push({ label: `pgbench -M ${mode}, the claim statement on completed keys, ${clients} client(s) (baseline)`, opsPerSec: baseReplay, ratio: 1 });
+    replayRows.push({ label: `store.claim → existing (replay path), ${mode}, ${clients} client(s)`, opsPerSec: replay, ratio: replay / baseReplay });
+  }
+  report.table('replay lookups per second, 10 000 completed records (ratio = store / pgbench)', replayRows);
+}
+
+async function sizeAndPurgeCases(report: Reporter, pool: pg.Pool, store: PostgresStore) {
+  const sizeRows: Row[] = [];
+  for (const stored of [1_000, ROWS]) {
+    await fill(pool, store, stored, true);
+    const { fresh, replay } = await claimLatencies(store, stored, 1_000);
+    sizeRows.push(latencyRow(`claim, new key, ${stored.toLocaleString('en-US')} rows stored`, fresh, '1 client, sequential'));
+    sizeRows.push(latencyRow(`claim, stored key (replay), ${stored.toLocaleString('en-US')} rows stored`, replay));
+  }
+  report.table('claim latency by table size', sizeRows);
+
+  // The table holds ROWS expired rows now. Claims during: nothing, the batched purge, one DELETE.
+  const purgeRows: Row[] = [];
+  const during = async (label: string, work: () => Promise<unknown>) => {
+    const fresh: number[] = [];
+    const replace: number[] = [];
+    let running = true;
+    let n = 0;
+    const loop = async (samples: number[], key: () => string) => {
+      while (running) {
+        const started = performance.now();
+        await store.claim(claimInput(key()));
+        samples.push(performance.now() - started);
+      }
+    };
+    const loops = [
+      loop(fresh, () => `purge-${n++}`),
+      loop(fresh, () => `purge-${n++}`),
+      loop(fresh, () => `purge-${n++}`),
+      // Claims of expired keys: they need the very rows the purge is deleting.
+      loop(replace, () => `fill-${1 + Math.floor(Math.random() * ROWS)}`),
+    ];
+    const started = performance.now();
+    await work();
+    const workMs = performance.now() - started;
+    running = false;
+    await Promise.all(loops);
+    purgeRows.push(latencyRow(`${label}: claims of new keys`, fresh, `${(workMs / 1000).toFixed(1)} s`));
+    purgeRows.push(latencyRow(`${label}: claims of expired keys`, replace));
+  };
+  await during('no purge (baseline, 3 s)', () => new Promise((resolve) => setTimeout(resolve, 3_000)));
+  await during(`batched purge of ${ROWS.toLocaleString('en-US')} expired rows (5 000 per batch)`, async () => {
+    while ((await store.purgeExpired(5_000)) > 0);
+  });
+  await fill(pool, store, ROWS, true);
+  await during(`one DELETE of ${ROWS.toLocaleString('en-US')} expired rows`, () =>
+    pool.query(`DELETE FROM ${store.table} WHERE status <> 'PROCESSING' AND expires_at <= clock_timestamp()`),
+  );
+  report.table('claim latency during cleanup (4 clients: 3 new keys, 1 expired keys)', purgeRows);
+}
+
+const suite: BenchSuite = {
+  name: 'postgres store',
+  async available() {
+    if (!existsSync(PGBENCH)) return `${PGBENCH} not found`;
+    try {
+      await probeTcp(CONNECTION.port);
+      return null;
+    } catch (error) {
+      return `PostgreSQL not reachable (${(error as Error).message})`;
+    }
+  },
+  async run(report) {
+    const pool = new pg.Pool({ ...CONNECTION, max: 34 });
+    const dir = mkdtempSync(join(tmpdir(), 'idem-pgbench-'));
+    // Two stores over one table: the same statements, sent named (prepared) or unnamed.
+    const store = createPostgresStore({ db: pool, schema, table: 'idempotency_store', preparedStatements: true });
+    const stores = { prepared: store, extended: createPostgresStore({ db: pool, schema, table: 'idempotency_store' }) };
+    try {
+      await store.migrate();
+      report.line(`N = ${ROWS.toLocaleString('en-US')} rows (IDEMPOTENCY_BENCH_PG_ROWS), ${SECONDS} s per throughput case; server ${(await pool.query('SHOW server_version')).rows[0]!.server_version}`);
+      await throughputCases(report, pool, stores, dir);
+      await sizeAndPurgeCases(report, pool, store);
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+      await pool.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default suite;

@@ -1,0 +1,46 @@
+/**
+ * Store-specific prose for section 4: how the claim is made atomic in the user's database, and how
+ * its clock is used. Each store is redesigned from the logical model, not translated DDL.
+ */
+import type { StoreKind } from '../plan/stack.js';
+
+export interface StoreText {
+  readonly claim: string;
+  readonly clock: string;
+  readonly durability?: string;
+}
+
+export const STORE_TEXT: Record<StoreKind, StoreText> = {
+  postgresql: {
+    claim:
+      'One statement: `INSERT … ON CONFLICT (idempotency_key, user_id) DO UPDATE … WHERE <orphaned or expired>` claims a new key or takes over a dead one; if neither applies, the same statement’s second branch returns the existing record. Under READ COMMITTED a concurrent claim can commit between this statement’s snapshot and its conflict check; the statement then returns no row at all, and running it once more settles it. Code that prefers smaller statements uses `claim_insert` (insert-if-absent), `fetch` and `reclaim` (a compare-and-set on lock_version) — same guarantees, up to three round trips.',
+    clock: 'Every comparison uses `now()` inside the statement — the database server’s clock, one clock for every app server. `fetch` returns the verdicts (`lease_over`, `expired`) computed in SQL, so application code never compares timestamps itself.',
+  },
+  mysql: {
+    claim:
+      'MySQL and MariaDB have no `INSERT … RETURNING` (MySQL) and evaluate `ON DUPLICATE KEY UPDATE` assignments left to right, which makes a one-statement conditional takeover fragile. The claim is therefore `INSERT IGNORE` (affected rows = 1 → claimed, lock_version 1), then `fetch`, then a fenced `UPDATE … WHERE lock_version = <read value> AND <orphaned or expired>` (affected rows = 1 → claimed). Each statement autocommits: no REPEATABLE READ snapshot can hide a concurrent commit, and no gap lock can deadlock two claimers. The key column is `ascii_bin`, so keys that differ only in case are different keys.',
+    clock: 'Every comparison uses `UTC_TIMESTAMP(3)` on the server — independent of the session time zone and of application clocks — and `fetch` returns the verdicts computed in SQL.',
+  },
+  sqlite: {
+    claim:
+      '`INSERT … ON CONFLICT DO NOTHING RETURNING` claims a new key; otherwise `fetch` reads the record and a fenced `UPDATE … WHERE lock_version = <read value> AND <orphaned or expired> RETURNING` takes over a dead one. SQLite serialises writers, so each statement is atomic across every process sharing the file (WAL mode, `busy_timeout` at least the detection-latency budget).',
+    clock: 'Times are integer milliseconds from SQLite’s own clock (`julianday(\'now\')`) inside each statement; on one host that is the only clock anyway.',
+  },
+  redis: {
+    claim:
+      '`claim.lua`, one EVALSHA: it reads the record hash, and inserts, takes over (lease over and same fingerprint, or expired) or returns the existing record — all inside one script, which Redis runs atomically. Each record is one key, so every script touches one hash slot and runs unchanged on Redis Cluster.',
+    clock: 'Scripts read the server clock with `TIME`; application clocks never decide a lease. The record carries `PEXPIREAT` at its expiry, so Redis deletes it by itself.',
+    durability:
+      'Redis replicates asynchronously: a claim acknowledged by a primary that fails before replicating can vanish in a failover, letting a duplicate run. For payment actions, wait for one replica after each write (`WAIT 1 <ms>`, the runtime’s `waitForReplicas` option) and fail closed when it times out; enable AOF with `appendfsync everysec` so a restart does not drop the store.',
+  },
+  dynamodb: {
+    claim:
+      'One `UpdateItem` with a `ConditionExpression`: `attribute_not_exists(idempotency_key) OR (status = PROCESSING AND locked_until <= :now AND fingerprint = :fp) OR (status <> PROCESSING AND expires_at <= :now)`, incrementing `lock_version`. Conditional writes are strongly consistent; with `ReturnValuesOnConditionCheckFailure = ALL_OLD` a lost claim returns the blocking item in the same round trip. Reads for the runbook use `ConsistentRead: true`.',
+    clock: 'Conditions cannot read a server clock, so `:now` is the application server’s clock. Leases therefore carry a skew buffer (below), and app servers run NTP/chrony with drift alerts.',
+  },
+  mongodb: {
+    claim:
+      'One `findOneAndUpdate` with `upsert: true` and a filter of `{user_id, idempotency_key}` plus the takeover conditions. If the existing record may not be taken over, the filter matches nothing, the upsert tries to insert a second document and the unique index `pk_idempotency` refuses it (E11000) — the key exists, so the record is read and answered. Use `writeConcern: majority` for payment actions.',
+    clock: 'Conditions and updates use `$$NOW`, the server’s clock, inside aggregation-pipeline updates; application clocks never decide a lease. The TTL index removes expired documents within about a minute, and every claim still checks `expires_at` itself.',
+  },
+};
