@@ -2,4 +2,10 @@
 /** Entry point of the `idempotency-builder` bin: parses the command line and runs one command. */
 import { createProgram } from './program.js';
 
-await createProgram().parseAsync(process.argv);
+// No top-level await: the bin must also load from the CommonJS build.
+createProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).message ?? String(error)}\n`);
+    process.exitCode = 1;
+  });

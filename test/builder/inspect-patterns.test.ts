@@ -138,6 +138,27 @@ describe('inspectCodebase: more stacks by pattern', () => {
     ]);
   });
 
+  it('reads body fields through ??, renames, safeParse results and Hono validators', async () => {
+    const dir = project({
+      'package.json': '{"name":"fields","dependencies":{"express":"5","hono":"4"}}',
+      'src/express.ts': [
+        "import express from 'express';",
+        'const app = express();',
+        "app.post('/a', (req, res) => { const { amount, recipient_id: to } = (req.body ?? {}) as Record<string, unknown>; res.json({ amount, to }); });",
+        "app.post('/b', (req, res) => { const parsed = schema.safeParse(req.body); if (parsed.success) res.json(parsed.data.sku); });",
+        "app.post('/c', (req, res) => { const body = req.body || {}; res.json(body['quantity']); });",
+      ].join('\n'),
+      'src/hono.ts': "import { Hono } from 'hono';\nconst app = new Hono();\napp.post('/d', (c) => { const { email } = c.req.valid('json'); return c.json({ email }); });\n",
+    });
+    const inspection = await inspectCodebase(dir);
+    expect(inspection.endpoints.map((e) => [e.route, e.framework, e.bodyFields])).toEqual([
+      ['/a', 'express', ['amount', 'recipient_id']],
+      ['/b', 'express', ['sku']],
+      ['/c', 'express', ['quantity']],
+      ['/d', 'hono', ['email']],
+    ]);
+  });
+
   it('Go net/http 1.22 method patterns, chi and gorilla mux; Kubernetes replicas mean multi-instance', async () => {
     const dir = project({
       'go.mod': 'module example.com/ledger\n\ngo 1.22\n\nrequire github.com/jackc/pgx/v5 v5.6.0\n',

@@ -62,6 +62,22 @@ describe('sqlite store specifics', () => {
     db.close();
   });
 
+  it('opens a fresh file while another connection holds its write lock (WAL switch retried, not failed)', async () => {
+    const filename = freshFile();
+    const other = new Database(filename); // rollback-journal mode until someone switches it
+    other.exec('CREATE TABLE app_data (x) ; BEGIN IMMEDIATE');
+    // SQLite answers the WAL switch with SQLITE_BUSY at once here, without waiting on busy_timeout.
+    setTimeout(() => other.exec('COMMIT'), 200);
+    const store = createSqliteStore({ filename, busyTimeoutMs: 3_000 });
+    await store.ready;
+    const fresh = new Database(filename);
+    expect(fresh.pragma('journal_mode', { simple: true })).toBe('wal');
+    fresh.close();
+    expect((await store.claim(claimInput('after-lock'))).outcome).toBe('claimed');
+    await store.close();
+    other.close();
+  });
+
   it('reads its clock from SQLite in integer ms', async () => {
     const store = createSqliteStore({ filename: freshFile() });
     const now = await store.now();

@@ -48,6 +48,10 @@ const LOCKFILES: Array<[string, string]> = [
   ['package-lock.json', 'npm'], ['yarn.lock', 'yarn'], ['pnpm-lock.yaml', 'pnpm'], ['bun.lockb', 'bun'], ['bun.lock', 'bun'],
 ];
 
+/**
+ * A fresh accumulator for everything the manifests declare.
+ * @example const out = emptyManifestFindings(); readManifest(out, file, text);
+ */
 export function emptyManifestFindings(): ManifestFindings {
   return { ...emptyFindings(), languages: [], providers: [], testFrameworks: [], packageManagers: [], instances: [], projectNames: [] };
 }

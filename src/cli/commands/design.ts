@@ -30,7 +30,10 @@ const eprintln = (text: string): void => {
   process.stderr.write(`${text}\n`);
 };
 
-/** Only a real terminal on both ends gets questions; pipes, CI and `--yes` never wait for input. */
+/**
+ * Only a real terminal on both ends gets questions; pipes, CI and `--yes` never wait for input.
+ * @example isInteractive(false) // true in a terminal, false under `cmd < /dev/null`
+ */
 export function isInteractive(yes: boolean | undefined): boolean {
   return !yes && process.stdin.isTTY === true && process.stdout.isTTY === true;
 }

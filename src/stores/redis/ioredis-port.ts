@@ -35,14 +35,26 @@ const isCluster = (client: IoRedisLike): client is IoRedisClusterLike =>
 const toArg = (arg: string | Uint8Array): string | Buffer =>
   typeof arg === 'string' || Buffer.isBuffer(arg) ? arg : Buffer.from(arg.buffer, arg.byteOffset, arg.byteLength);
 
+type BufferCommand = (...args: (string | Buffer)[]) => unknown;
+
+/**
+ * ioredis's named `<command>Buffer` method (`evalshaBuffer`, `hmgetBuffer`, …), else `callBuffer`.
+ * Named methods first because ioredis 6 drops the command name from `call`/`callBuffer` when
+ * `enableAutoPipelining` is on.
+ */
+function sendVia(target: IoRedisLike | IoRedisPipelineLike, [name, ...args]: RedisCommand): unknown {
+  const named = (target as unknown as Record<string, BufferCommand | undefined>)[`${String(name).toLowerCase()}Buffer`];
+  const converted = args.map(toArg);
+  return typeof named === 'function' ? named.apply(target, converted) : target.callBuffer(String(name), ...converted);
+}
+
 async function runPipeline(client: IoRedisLike, commands: readonly RedisCommand[]): Promise<RedisResult[]> {
   if (commands.length === 1) {
     // One command needs no Pipeline object (the common case: no WAIT); same connection, same reply.
-    const [name, ...args] = commands[0]!;
-    return [await client.callBuffer(String(name), ...args.map(toArg)).then((reply) => reply as RedisResult, (error: Error) => error)];
+    return [await (sendVia(client, commands[0]!) as Promise<unknown>).then((reply) => reply as RedisResult, (error: Error) => error)];
   }
   const pipeline = client.pipeline();
-  for (const [name, ...args] of commands) pipeline.callBuffer(String(name), ...args.map(toArg));
+  for (const command of commands) sendVia(pipeline, command);
   const replies = await pipeline.exec();
   if (replies === null) throw new Error('ioredis returned no replies for a pipeline.');
   return replies.map(([error, reply]) => error ?? (reply as RedisResult));

@@ -33,6 +33,10 @@ function isRequestRoot(scope: Scope, node: ts.Expression): boolean {
 
 function isBodyExpression(scope: Scope, node: ts.Expression): boolean {
   const inner = unwrap(node);
+  // `req.body ?? {}` / `req.body || {}`: still the body.
+  if (ts.isBinaryExpression(inner) && (inner.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || inner.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+    return isBodyExpression(scope, inner.left);
+  }
   if (ts.isIdentifier(inner)) return scope.bound.has(inner.text);
   if (ts.isPropertyAccessExpression(inner)) {
     if (inner.name.text === 'body' && isRequestRoot(scope, inner.expression)) return true;

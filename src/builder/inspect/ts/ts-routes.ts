@@ -19,7 +19,10 @@ const HTTP_MODULES: Array<[RegExp, Framework]> = [[/^fastify/, 'fastify'], [/^(h
 const WEBHOOK_ROUTE = /webhook|\bipn\b|(stripe|adyen|paypal)[^/]*\/.*(notification|callback|event)/i;
 const WEBHOOK_CALLS = /(webhooks\.constructEvent(Async)?|validateHMAC|verifyWebhookSignature|verifyNotificationHMAC)$/;
 
-/** The framework a file's routes belong to: its own imports first, then the project's. */
+/**
+ * The framework a file's routes belong to: its own imports first, then the project's.
+ * @example fileFramework(parseSource('a.ts', "import Fastify from 'fastify'"), 'express') // 'fastify'
+ */
 export function fileFramework(src: ParsedSource, projectFramework: Framework | undefined): Framework | undefined {
   for (const [pattern, framework] of HTTP_MODULES) {
     if ([...src.modules].some((m) => pattern.test(m))) return framework;

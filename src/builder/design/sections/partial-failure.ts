@@ -1,0 +1,75 @@
+/** Section 5: partial failure recovery — orphaned claims, half-done actions, dead vs slow, cleanup. */
+import { bullets, code, codeBlock, labelled, para, plain, section, table, txt } from '../inline.js';
+import type { Block, Section } from '../model.js';
+import { formatCount, formatMs } from '../plan/durations.js';
+import type { ActionPlan, Plan } from '../plan/plan.js';
+import { PROVIDER_FACTS } from '../plan/providers.js';
+import { artifactAt, type DesignContext } from './context.js';
+
+const CLEANUP_TEXT = {
+  postgresql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (`purge_expired`: `FOR UPDATE SKIP LOCKED`, so it never blocks or waits for a claim), using the partial index on `expires_at`. It is safe on every instance at once. PROCESSING rows are never purged: they belong to a live or reclaimable claim.',
+  mysql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (`DELETE … ORDER BY expires_at LIMIT`), short statements that hold row locks for milliseconds. It is safe on every instance at once. PROCESSING rows are never purged.',
+  sqlite: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000; each batch is one short write transaction, so claims wait at most one batch. PROCESSING rows are never purged.',
+  redis: 'No job deletes records: each record carries `PEXPIREAT` at its expiry and Redis removes it. A small job only audits — it counts records with SCAN on a replica for the store_size gauge and restores a TTL on any record that lost one.',
+  dynamodb: 'DynamoDB TTL on `ttl_epoch_s` deletes expired items, typically within 48 hours and free of write cost; until then every condition checks `expires_at` itself, so a late deletion never makes an expired record replayable.',
+  mongodb: 'The TTL index on `expires_at` deletes expired documents (the TTL monitor runs every 60 s); claims check `expires_at` themselves, so a late deletion never makes an expired record replayable.',
+} as const;
+
+function reconciliation(a: ActionPlan): string | undefined {
+  const provider = a.action.provider;
+  if (!provider) return undefined;
+  const facts = PROVIDER_FACTS[provider];
+  const lookup = {
+    stripe: 'within 24 h, re-send the original request with the same `Idempotency-Key` — Stripe returns the original result without charging again (`Idempotent-Replayed: true`); after that, find the PaymentIntent by the local key stored in `metadata.idempotency_key`',
+    adyen: 'within 31 days, re-send with the same `Idempotency-Key` — Adyen returns the first response; otherwise match the AUTHORISATION webhook by `merchantReference` (= the derived reference)',
+    paypal: 're-send with the same `PayPal-Request-Id` — PayPal returns the latest status of the first request; also set `invoice_id` to the local key so PayPal’s duplicate-invoice check is a second guard',
+    'bank-transfer': 'match the bank statement (camt.053/054) by `EndToEndId` — the derived id is on every statement line',
+  }[provider];
+  return `${a.action.name}: every 5 minutes, take PROCESSING records older than 2 × the lease (${formatMs(2 * a.lease.leaseMs)}) and ask ${facts.name}: ${lookup}. Found → store the result as COMPLETED. Not found → release the record so the next retry runs once, cleanly.`;
+}
+
+function storageEstimate(plan: Plan): string {
+  const rows = plan.keysPerDay * Math.max(1, plan.maxTtlMs / 86_400_000);
+  const bytes = rows * 1024;
+  const gib = bytes / 2 ** 30;
+  return `Steady state: ${formatCount(plan.keysPerDay)} keys a day × ${formatMs(plan.maxTtlMs)} ≈ ${formatCount(rows)} records; at about 1 KiB each (key, fingerprint, a small JSON response, index entries) that is ${gib < 1 ? `${Math.max(1, Math.round(gib * 1024))} MiB` : `${gib.toFixed(1)} GiB`}.`;
+}
+
+export function partialFailureSection(ctx: DesignContext): Section {
+  const { plan } = ctx;
+  const crash = section('crash-after-claim', '5.1 Crash after the claim, before completion', [
+    para(txt`The orphan is a record still PROCESSING whose \`locked_until\` has passed. Nothing scans for it to retry on its own initiative: the next retry of the same key (client, broker or scheduler) finds it, and the reclaim in section 4.6 takes it over atomically with \`lock_version + 1\`. The runbook’s stuck-record query shows orphans that nobody retried.`),
+    table(['Action', 'Detected after', 'Strategy'], plan.actions.map((a) => [[code(a.action.name)], formatMs(a.lease.leaseMs), a.recovery.summary])),
+  ]);
+  const reconcile = plan.actions.map(reconciliation).filter((text): text is string => text !== undefined);
+  const partialBlocks: Block[] = [
+    bullets(plan.actions.map((a) => labelled(a.action.name, plain(a.recovery.steps.slice(1).join(' ') || a.recovery.steps[0] || '')))),
+  ];
+  if (reconcile.length > 0) {
+    partialBlocks.push(para(txt`Reconciliation job for provider calls (the charge succeeded, the local write did not):`));
+    partialBlocks.push(bullets(reconcile.map((text) => plain(text))));
+  }
+  const partial = section('partially-completed', '5.2 Action partially completed', partialBlocks);
+  const alive = section('still-processing', '5.3 Failed permanently, or still processing elsewhere?', [
+    para(txt`A PROCESSING record is never judged by its age. The only death certificate is the lease: a live worker extends it every third of the lease (heartbeat), so a record whose lease is still running belongs to a live worker — however old it is — and a record whose lease lapsed belongs to nobody. A worker whose heartbeat reports the lease lost stops and writes nothing; its late completion carries a stale lock_version and is refused.`),
+    bullets([
+      labelled('Permanent failure', txt`(declined card, validation error): the record becomes FAILED with the error response, and retries replay that answer instead of charging again.`),
+      labelled('Transient failure', txt`(timeout, 5xx from a dependency): the claim is released at once, so a retry with the same key runs again without waiting for the lease.`),
+      labelled('Unclassified errors', txt`count as transient — retrying a request that never completed is safe, because the provider key makes the provider side idempotent too.`),
+    ]),
+  ]);
+  const cleanupArtifact = artifactAt(ctx, plan.stack.language === 'python' ? 'cleanup.py' : plan.stack.language === 'go' ? 'cleanup.go' : plan.stack.language === 'java' ? 'IdempotencyCleanupJob.java' : 'cleanup.ts');
+  const cleanup = section('cleanup', '5.4 Cleanup and key expiry', [
+    bullets(plan.actions.map((a) => labelled('Key expiry', txt`${code(a.action.name)} ${formatMs(a.retention.ttlMs)}. ${a.retention.justification}`))),
+    para(txt`An expired record is never replayed: a request after expiry counts as new (the runtime’s \`onExpired: 'new'\`), and an expired key can never be reactivated into an old response. Where a late retry must be refused instead, set \`onExpired: 'reject'\` (422).`),
+    para(plain(CLEANUP_TEXT[plan.stack.store])),
+    para(plain(storageEstimate(plan))),
+    ...(cleanupArtifact ? [codeBlock(cleanupArtifact.language === 'markdown' ? 'text' : cleanupArtifact.language, cleanupArtifact.content, `Cleanup job — ${cleanupArtifact.path}`)] : []),
+  ]);
+  return section(
+    'partial-failure',
+    '5. Partial failure recovery',
+    [para(txt`What happens when the process dies between claiming a key and recording the outcome — the hardest part of the design.`)],
+    [crash, partial, alive, cleanup],
+  );
+}

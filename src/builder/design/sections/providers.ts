@@ -1,0 +1,39 @@
+/** Section 6: payment provider coordination — local keys propagated deterministically to providers. */
+import { bullets, callout, code, codeBlock, labelled, para, plain, section, table, txt } from '../inline.js';
+import type { Section } from '../model.js';
+import { formatMs } from '../plan/durations.js';
+import { PROVIDER_FACTS, type Provider } from '../plan/providers.js';
+import { artifactAt, type DesignContext } from './context.js';
+
+const HOW: Record<Provider, string> = {
+  stripe: 'Pass the local key as the `Idempotency-Key` header (request option `idempotencyKey` in stripe-node). Keys up to 255 characters go as they are; a longer one would be sent as `sha256-<hex>`. If Stripe answers with a cached result (`Idempotent-Replayed: true`), store it locally as COMPLETED. A key reused with different parameters is an error at Stripe as well as locally.',
+  adyen: 'Adyen’s `Idempotency-Key` header allows 64 characters, fewer than local keys may have: keys up to 64 characters go as they are, longer ones as their SHA-256 hex (exactly 64, deterministic). The merchant `reference` (max 80) is `{key}_{step}` — or `base64url(SHA-256(key))_{step}` when that is too long — so every step of a saga has its own reference and reconciliation can find it.',
+  paypal: 'Send `PayPal-Request-Id` = UUIDv5(namespace, key) — a UUID, as PayPal expects, derived from the key with a namespace fixed for this service forever. Also set `invoice_id` (or `custom_id`) to the local key for lookups.',
+  'bank-transfer': 'Put the derived `EndToEndId` (first 35 hex characters of SHA-256 of the key) on the instruction; it returns on every statement line and is the reconciliation handle. Few banks deduplicate on it, so the local store is the real guard.',
+};
+
+export function providersSection(ctx: DesignContext): Section {
+  const { plan } = ctx;
+  const used = [...new Set([...plan.answers.paymentProviders, ...plan.actions.flatMap((a) => (a.action.provider ? [a.action.provider] : []))])];
+  if (used.length === 0) {
+    return section('providers', '6. Payment provider coordination', [
+      para(txt`No payment provider is involved, so there is no second deduplication layer to coordinate. If one is added later, its request must carry a key derived deterministically from the local key (Stripe \`Idempotency-Key\`, Adyen \`Idempotency-Key\` ≤ 64 characters plus \`reference\`, PayPal \`PayPal-Request-Id\` = UUIDv5 of the key), and local key expiry must be raised to at least the provider’s window (24 hours, 31 days and 45 days respectively).`),
+    ]);
+  }
+  const rows = used.map((provider) => {
+    const facts = PROVIDER_FACTS[provider];
+    return [facts.name, plain(facts.mechanism.replace(/`/g, '')), `${formatMs(facts.windowMs)} — ${facts.windowText}`, HOW[provider]];
+  });
+  const examples = plan.actions.flatMap((a) =>
+    a.providerKeys.map((example) => [[code(a.action.name)], [code(a.key.fullKey)], `${example.header}`, [code(example.value)], example.reference ? [code(example.reference)] : '—']),
+  );
+  const keys = artifactAt(ctx, plan.stack.language === 'python' ? 'provider_keys.py' : plan.stack.language === 'go' ? 'provider_keys.go' : plan.stack.language === 'java' ? 'ProviderKeys.java' : 'provider-keys.ts');
+  return section('providers', '6. Payment provider coordination', [
+    para(txt`The local key must reach the provider’s own deduplication, so that a retry after a timeout is recognised by both layers as the same logical request.`),
+    callout('warning', 'Invariant', [txt`Never generate a fresh provider reference on retry. Every provider key below is a pure function of the local key; the same local key always yields the same provider key, in every language and on every server.`]),
+    table(['Provider', 'Native mechanism', 'Dedup window', 'Coordination'], rows),
+    table(['Action', 'Local key', 'Provider field', 'Provider key', 'Reference (step 1)'], examples, 'Derived keys for the examples of section 2'),
+    bullets(plan.actions.filter((a) => a.action.provider).map((a) => labelled('Key expiry', txt`${code(a.action.name)} keeps its local record ${formatMs(a.retention.ttlMs)}, at least ${PROVIDER_FACTS[a.action.provider as Provider].name}’s ${formatMs(PROVIDER_FACTS[a.action.provider as Provider].windowMs)}: a retry the provider would still recognise must be recognised locally too, or the local side would run it as new.`))),
+    ...(keys ? [codeBlock(keys.language === 'markdown' ? 'text' : keys.language, keys.content, keys.path)] : []),
+  ]);
+}
