@@ -47,11 +47,12 @@ export const consoleReporter: Reporter = {
 
 /**
  * Runs tinybench tasks (the first is the baseline) and returns rows with ratios.
- * Bounded: `time` ms per task (default 1 s) and at most `iterations` runs.
+ * tinybench runs each task until BOTH `time` ms and `iterations` runs are reached, so the
+ * iteration floor stays small (default 10) and `time` bounds the task.
  */
 export async function compare(
   tasks: readonly { label: string; fn: () => unknown | Promise<unknown>; note?: string }[],
-  { time = 1000, iterations = 200_000 }: { time?: number; iterations?: number } = {},
+  { time = 1000, iterations = 10 }: { time?: number; iterations?: number } = {},
 ): Promise<Row[]> {
   const bench = new Bench({ time, iterations, warmupTime: 200 });
   for (const task of tasks) bench.add(task.label, task.fn);

@@ -86,9 +86,14 @@ export interface ListStuckInput {
 export interface IdempotencyStore {
   /**
    * Claim the key, or return what holds it. Inserts when absent, replaces when expired (see
-   * `replaceExpired`), takes over a PROCESSING record whose lease is over when the fingerprint is
-   * the same (status, lease and version checked in the same atomic write). Never answers
-   * "not found" under contention.
+   * `replaceExpired`), takes over a PROCESSING record whose lease is over when the fingerprint AND
+   * the owner are the same (status, lease and version checked in the same atomic write). Never
+   * answers "not found" under contention.
+   *
+   * Orphans (PROCESSING, lease over) are never replaced by another intent and never purged: an
+   * orphan may stand for a half-done side effect (a charge without its local record), so it stays
+   * visible to `listStuck` until the same intent retries or an operator reconciles it and calls
+   * `forceRelease`.
    */
   claim(input: ClaimInput): Promise<ClaimResult>;
   /** PROCESSING(v) -> COMPLETED, only while `lockVersion` is still v. */

@@ -323,6 +323,26 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
       expect((await store.get(id))!.response!.body.byteLength).toBe(5);
     }));
 
+    it('does not let another owner take over an orphan in a shared namespace', withStore(async (store) => {
+      const key = testKey('orphanowner');
+      claimed(await store.claim(input(key, { scope: 'global', owner: 'alice' })));
+      await sleep(leaseMs + 60);
+      const result = existing(await store.claim(input(key, { scope: 'global', owner: 'bob' })));
+      expect(result.record).toMatchObject({ owner: 'alice', lockVersion: 1, status: 'PROCESSING' });
+      expect(claimed(await store.claim(input(key, { scope: 'global', owner: 'alice' }))).reclaimed).toBe(true);
+    }));
+
+    it('refuses release/extend/complete on a finished record even with its current lockVersion', withStore(async (store) => {
+      const key = testKey('finished');
+      const id = { key, scope: 'user-1' };
+      const { lockVersion } = claimed(await store.claim(input(key)));
+      expect(await store.complete({ ...id, lockVersion, response: binaryResponse(4), ttlMs })).toBe('applied');
+      expect(await store.release({ ...id, lockVersion })).toBe('lost');
+      expect(await store.fail({ ...id, lockVersion, response: binaryResponse(2), ttlMs })).toBe('lost');
+      expect(await store.get(id)).toMatchObject({ status: 'COMPLETED', lockVersion });
+      expect((await store.get(id))!.response!.body.byteLength).toBe(4);
+    }));
+
     it('keeps the owner of a shared-namespace record', withStore(async (store) => {
       const key = testKey('owner');
       claimed(await store.claim(input(key, { scope: 'global', owner: 'alice' })));

@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL store's SQL run in-process on PGlite (PostgreSQL compiled to WebAssembly): the
- * migrations, both layouts' claims and the whole conformance suite, with no server at all.
+ * migrations, the conformance suite (plain layout), the partitioned claim function and
+ * transactional mode, with no server at all.
  * PGlite is ONE connection: concurrent calls queue, so the suite's race tests pass here without
  * proving anything about concurrency — the server tests (postgres.test.ts) do that.
  */
@@ -50,9 +51,9 @@ describe('postgres SQL on PGlite', () => {
   it('runs the partitioned layout: the claim function, reclaim, replace, and partition creation', async () => {
     const store = await freshStore('partitioned');
     const input = (leaseMs: number, fingerprint = '8'.repeat(64)) => ({ key: 'p-1', scope: 'user-1', fingerprint, owner: null, leaseMs, ttlMs: 60_000, replaceExpired: true });
-    expect(await store.claim(input(40))).toMatchObject({ outcome: 'claimed', lockVersion: 1 });
-    expect((await store.claim(input(40))).outcome).toBe('existing');
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await store.claim(input(400))).toMatchObject({ outcome: 'claimed', lockVersion: 1 });
+    expect((await store.claim(input(400))).outcome).toBe('existing');
+    await new Promise((resolve) => setTimeout(resolve, 450));
     expect(await store.claim(input(30_000))).toMatchObject({ outcome: 'claimed', lockVersion: 2, reclaimed: true });
     const response = { statusCode: 200, headers: null, body: new Uint8Array([1, 2, 3]), encoding: 'bytes' };
     expect(await store.complete({ key: 'p-1', scope: 'user-1', lockVersion: 2, ttlMs: 1, response })).toBe('applied');

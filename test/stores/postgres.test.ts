@@ -72,7 +72,7 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
       SELECT outcome FROM ins
       UNION ALL SELECT 'existing' FROM ${store.table} WHERE idempotency_key = $1 AND user_id = 'user-1' AND NOT EXISTS (SELECT 1 FROM ins)`;
     let notFound = 0;
-    for (let round = 0; round < 10; round++) {
+    for (let round = 0; round < 8; round++) {
       const key = `naive-${round}`;
       const results = await Promise.all(Array.from({ length: 64 }, () => pool.query(naive, [key, fp])));
       expect(results.filter((r) => r.rows[0]?.outcome === 'claimed')).toHaveLength(1);
@@ -82,12 +82,12 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
     expect(notFound).toBeGreaterThan(0);
   });
 
-  it('our claim never does: 64 concurrent claimers on a fresh key, 20 rounds, one winner each', async () => {
+  it('our claim never does: 64 concurrent claimers on a fresh key, 15 rounds, one winner each', async () => {
     const counting = countingQueryable(pool);
     const store = await freshStore('plain', counting as never);
     counting.reset();
     let claims = 0;
-    for (let round = 0; round < 20; round++) {
+    for (let round = 0; round < 15; round++) {
       const key = `fresh-${round}`;
       const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
       claims += results.length;
@@ -101,9 +101,9 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
   });
 
   for (const layout of ['plain', 'partitioned'] as const) {
-    it(`${layout}: 64 concurrent reclaimers of an expired lease, 15 rounds: one takes over, the rest see its version`, async () => {
+    it(`${layout}: 64 concurrent reclaimers of an expired lease, 10 rounds: one takes over, the rest see its version`, async () => {
       const store = await freshStore(layout);
-      for (let round = 0; round < 15; round++) {
+      for (let round = 0; round < 10; round++) {
         const key = `orphan-${round}`;
         expect((await store.claim(input(key, { leaseMs: 40 }))).outcome).toBe('claimed');
         await sleep(60);
@@ -119,7 +119,7 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
 
     it(`${layout}: 64 concurrent claimers of an expired COMPLETED record: one replaces it, none sees the expired one`, async () => {
       const store = await freshStore(layout);
-      for (let round = 0; round < 8; round++) {
+      for (let round = 0; round < 6; round++) {
         const key = `expired-${round}`;
         const first = await store.claim(input(key));
         if (first.outcome !== 'claimed') throw new Error('setup');

@@ -1,9 +1,10 @@
 /** Section 8: security — the eight points, tailored to the stack. */
 import { bullets, labelled, para, section, txt } from '../inline.js';
 import type { Section } from '../model.js';
+import type { StoreKind } from '../plan/stack.js';
 import type { DesignContext } from './context.js';
 
-const ENCRYPTION: Record<string, string> = {
+const ENCRYPTION: Record<StoreKind, string> = {
   postgresql: 'encrypt the response column in the application (AES-256-GCM through the runtime’s response codec) or at least run the volume encrypted; pgcrypto would put the key in SQL text and logs',
   mysql: 'encrypt the response in the application (AES-256-GCM) and run InnoDB tablespace encryption',
   sqlite: 'encrypt the response in the application (AES-256-GCM); the database file itself is plain',
@@ -25,7 +26,7 @@ export function securitySection(ctx: DesignContext): Section {
       labelled('Guessability', txt`client keys must be UUIDv4 or ULID (at least 80 random bits, UUIDv4 122); anything shorter or patterned is refused with 400. Derived keys (webhooks, messages) are only accepted after the signature or the broker’s authentication is verified.`),
       labelled('Rate limiting', txt`more than 100 new keys a minute from one principal answers 429 with Retry-After (the runtime’s \`rateLimit\`, on Redis when several instances serve traffic), and \`idempotency.keys_created_per_user\` tracks the volume.`),
       labelled('409 responses', txt`a mismatch says only that the key was used with different parameters. It never returns the original body, its fingerprint or the stored response.`),
-      labelled('PII in stored responses', txt`${payments ? 'payment responses are stored in full so a retry gets the same answer; ' : ''}${ENCRYPTION[plan.stack.store] ?? ENCRYPTION.postgresql}. For non-critical actions store only the status and a SHA-256 of the body (the runtime’s hash-only codec) — a replay then confirms the outcome without keeping personal data. Retention (section 5.4) bounds how long anything is kept; GDPR erasure deletes a user’s records by \`user_id\`.`),
+      labelled('PII in stored responses', txt`${payments ? 'payment responses are stored in full so a retry gets the same answer; ' : ''}${ENCRYPTION[plan.stack.store]}. For non-critical actions store only the status and a SHA-256 of the body (the runtime’s hash-only codec) — a replay then confirms the outcome without keeping personal data. Retention (section 5.4) bounds how long anything is kept; GDPR erasure deletes a user’s records by \`user_id\`.`),
       labelled('Log hygiene', txt`never log full keys, fingerprints or bodies. The runtime logs keys as \`h:\` + the first 12 hex characters of their SHA-256 — enough to correlate log lines, useless to replay a request.`),
     ]),
   ]);

@@ -19,7 +19,6 @@
     {'claimed', lockVersion, reclaimed 0|1, replacedExpired 0|1, lockedUntil}
     {'existing', now, {k, sp, o, fp, s, v, lu, ca, cpa, ea, sc, hd, en, b}}
 ]]
-if redis.replicate_commands then redis.replicate_commands() end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local record, fence = KEYS[1], KEYS[2]
@@ -33,11 +32,15 @@ local function expireAt(ea, lu)
   redis.call('PEXPIREAT', record, math.max(ea, lu) + keepMs)
 end
 
+-- One HSET for the whole fresh record (fewer redis.call round trips inside the script).
 local function insert(lockVersion)
-  redis.call('DEL', record, fence)
-  redis.call('HSET', record, 'k', ARGV[8], 'sp', ARGV[9], 'fp', fingerprint, 's', 'PROCESSING',
-    'v', lockVersion, 'lu', lockedUntil, 'ca', now, 'ea', expiresAt)
-  if hasOwner then redis.call('HSET', record, 'o', owner) end
+  local fields = {'k', ARGV[8], 'sp', ARGV[9], 'fp', fingerprint, 's', 'PROCESSING',
+    'v', lockVersion, 'lu', lockedUntil, 'ca', now, 'ea', expiresAt}
+  if hasOwner then
+    fields[#fields + 1] = 'o'
+    fields[#fields + 1] = owner
+  end
+  redis.call('HSET', record, unpack(fields))
   expireAt(expiresAt, lockedUntil)
 end
 
@@ -46,13 +49,16 @@ local status = current[1]
 if not status then
   -- Absent: continue after the lockVersion of a released record, so that a stale holder of an
   -- older claim can never pass the fence of a newer one.
-  local lockVersion = tonumber(redis.call('GET', fence) or '0') + 1
+  local released = redis.call('GET', fence)
+  if released then redis.call('DEL', fence) end
+  local lockVersion = tonumber(released or '0') + 1
   insert(lockVersion)
   return {'claimed', lockVersion, 0, 0, lockedUntil}
 end
 
 local version = tonumber(current[2])
 if status ~= 'PROCESSING' and tonumber(current[4]) <= now and ARGV[6] == '1' then
+  redis.call('DEL', record) -- drop the old response and owner
   insert(version + 1)
   return {'claimed', version + 1, 0, 1, lockedUntil}
 end

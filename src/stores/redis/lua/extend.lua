@@ -9,7 +9,6 @@
 
   Returns 'applied', or 'lost' when a newer holder exists or the record is gone or finished
 ]]
-if redis.replicate_commands then redis.replicate_commands() end
 local record = KEYS[1]
 local current = redis.call('HMGET', record, 's', 'v', 'ea')
 if current[1] ~= 'PROCESSING' or tonumber(current[2]) ~= tonumber(ARGV[1]) then

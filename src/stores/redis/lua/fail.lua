@@ -14,7 +14,6 @@
 
   Returns 'applied', or 'lost' when a newer holder exists or the record is gone
 ]]
-if redis.replicate_commands then redis.replicate_commands() end
 local record = KEYS[1]
 local current = redis.call('HMGET', record, 's', 'v')
 if current[1] ~= 'PROCESSING' or tonumber(current[2]) ~= tonumber(ARGV[1]) then
@@ -23,9 +22,16 @@ end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local expiresAt = now + tonumber(ARGV[2])
-redis.call('HDEL', record, 'lu', 'sc', 'hd')
-redis.call('HSET', record, 's', 'FAILED', 'cpa', now, 'ea', expiresAt, 'en', ARGV[4], 'b', ARGV[5])
-if ARGV[6] ~= '' then redis.call('HSET', record, 'sc', ARGV[6]) end
-if ARGV[7] ~= '' then redis.call('HSET', record, 'hd', ARGV[7]) end
+redis.call('HDEL', record, 'lu')
+local fields = {'s', 'FAILED', 'cpa', now, 'ea', expiresAt, 'en', ARGV[4], 'b', ARGV[5]}
+if ARGV[6] ~= '' then
+  fields[#fields + 1] = 'sc'
+  fields[#fields + 1] = ARGV[6]
+end
+if ARGV[7] ~= '' then
+  fields[#fields + 1] = 'hd'
+  fields[#fields + 1] = ARGV[7]
+end
+redis.call('HSET', record, unpack(fields))
 redis.call('PEXPIREAT', record, expiresAt + tonumber(ARGV[3]))
 return 'applied'

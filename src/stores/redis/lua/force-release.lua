@@ -7,7 +7,6 @@
 
   Returns 'applied', or 'absent' when there is no PROCESSING record
 ]]
-if redis.replicate_commands then redis.replicate_commands() end
 local record = KEYS[1]
 local current = redis.call('HMGET', record, 's', 'v')
 if current[1] ~= 'PROCESSING' then

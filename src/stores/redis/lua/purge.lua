@@ -8,7 +8,6 @@
 
   Returns 'purged', or 'kept' when the record is PROCESSING, still live, or gone
 ]]
-if redis.replicate_commands then redis.replicate_commands() end
 local record = KEYS[1]
 local current = redis.call('HMGET', record, 's', 'ea')
 if not current[1] or current[1] == 'PROCESSING' then

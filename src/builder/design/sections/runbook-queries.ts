@@ -1,0 +1,198 @@
+/**
+ * Runbook queries for the user's store: real, runnable text (psql / mysql / sqlite3 / redis-cli /
+ * aws / mongosh) for each situation of section 13.
+ */
+import { sqlStatementsFor, type SqlStore } from '../../emit/ddl/index.js';
+import type { Plan } from '../plan/plan.js';
+
+export interface Snippet {
+  readonly language: 'sql' | 'bash' | 'javascript';
+  readonly title: string;
+  readonly code: string;
+}
+
+export type Situation = 'stuck' | 'release' | 'splitBrain' | 'maintenance' | 'divergence' | 'flooding';
+
+/** Named statements made runnable by hand: parameters become literals or `<placeholders>`. */
+function literal(sql: string, values: Record<string, string | number>): string {
+  return sql.replace(/(?<![:\w]):([a-z][a-z0-9_]*)/g, (_m, name: string) => {
+    const value = values[name];
+    if (value === undefined) return `'<${name}>'`;
+    return typeof value === 'number' ? String(value) : `'${value}'`;
+  });
+}
+
+const NOW: Record<SqlStore, string> = { postgresql: 'now()', mysql: 'UTC_TIMESTAMP(3)', sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)" };
+
+function ago(store: SqlStore, ms: number): string {
+  if (store === 'postgresql') return `now() - interval '${Math.round(ms / 1000)} seconds'`;
+  if (store === 'mysql') return `UTC_TIMESTAMP(3) - INTERVAL ${Math.round(ms / 1000)} SECOND`;
+  return `${NOW.sqlite} - ${ms}`;
+}
+
+function sqlSnippets(plan: Plan, store: SqlStore): Record<Situation, Snippet[]> {
+  const t = plan.table;
+  const statements = sqlStatementsFor(store, t, false);
+  const get = (name: string) => statements.find((s) => s.name === name)?.sql ?? '';
+  const minLease = Math.min(...plan.actions.map((a) => a.lease.leaseMs));
+  const payment = plan.actions.find((a) => a.action.provider) ?? plan.actions[0];
+  const prefix = `${payment?.action.name ?? 'action'}_%`;
+  const hour = ago(store, 3_600_000);
+  const tenMinutes = ago(store, 600_000);
+  const partitions =
+    store === 'postgresql'
+      ? `-- Size, dead tuples and vacuum recency per partition (or of the single table).
+SELECT relname, n_live_tup, n_dead_tup, last_autovacuum, last_autoanalyze
+  FROM pg_stat_user_tables
+ WHERE relname LIKE '${t}%'
+ ORDER BY n_dead_tup DESC;`
+      : store === 'mysql'
+        ? `-- Rows per partition (estimates) and the table's data/index size.
+SELECT PARTITION_NAME, TABLE_ROWS, DATA_LENGTH, INDEX_LENGTH
+  FROM information_schema.PARTITIONS
+ WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${t}';`
+        : `-- Pages in use vs free; checkpoint the WAL, then VACUUM in a quiet hour if free pages dominate.
+PRAGMA page_count;
+PRAGMA freelist_count;
+PRAGMA wal_checkpoint(TRUNCATE);`;
+  return {
+    stuck: [{ language: 'sql', title: 'Stuck PROCESSING records (lease over for more than 2× the shortest lease)', code: `${literal(get('list_stuck'), { older_than_ms: 2 * minLease, limit: 100 })};` }],
+    release: [
+      { language: 'sql', title: 'Inspect one record first', code: `${literal(get('fetch'), {})};` },
+      { language: 'sql', title: 'Manual release: end the lease and bump lock_version (fences out the old holder)', code: `${literal(get('force_release'), {})};` },
+    ],
+    splitBrain: [
+      {
+        language: 'sql',
+        title: 'Keys taken over in the last hour (lock_version > 1 means at least one reclaim)',
+        code: `SELECT idempotency_key, user_id, lock_version, status, created_at, completed_at
+  FROM ${t}
+ WHERE lock_version > 1 AND created_at > ${hour}
+ ORDER BY lock_version DESC
+ LIMIT 50;`,
+      },
+      {
+        language: 'sql',
+        title: 'Duplicates that reached the business table (it stores the idempotency key under a unique constraint; this must return nothing)',
+        code: `SELECT user_id, idempotency_key, count(*) AS copies
+  FROM <business_table>
+ GROUP BY user_id, idempotency_key
+HAVING count(*) > 1;`,
+      },
+    ],
+    maintenance: [
+      { language: 'sql', title: 'Partition / table health', code: partitions },
+      {
+        language: 'sql',
+        title: 'Cleanup lag: expired records still present an hour after expiry (should be near 0)',
+        code: `SELECT count(*) AS overdue
+  FROM ${t}
+ WHERE status <> 'PROCESSING' AND expires_at < ${hour};`,
+      },
+    ],
+    divergence: [
+      {
+        language: 'sql',
+        title: `Payment records the provider must settle: PROCESSING past 2× the lease`,
+        code: `SELECT idempotency_key, user_id, lock_version, locked_until, created_at
+  FROM ${t}
+ WHERE status = 'PROCESSING' AND locked_until < ${ago(store, 2 * (payment?.lease.leaseMs ?? minLease))}
+   AND idempotency_key LIKE '${prefix}'
+ ORDER BY created_at;`,
+      },
+      {
+        language: 'sql',
+        title: 'Completed payments of one day, to diff against the provider’s settlement report (by provider key)',
+        code: `SELECT idempotency_key, user_id, response_code, completed_at
+  FROM ${t}
+ WHERE status = 'COMPLETED' AND idempotency_key LIKE '${prefix}'
+   AND completed_at >= ${ago(store, 2 * 86_400_000)} AND completed_at < ${ago(store, 86_400_000)};`,
+      },
+    ],
+    flooding: [
+      {
+        language: 'sql',
+        title: 'Principals creating the most keys in the last 10 minutes',
+        code: `SELECT user_id, count(*) AS new_keys,
+       sum(CASE WHEN status = 'PROCESSING' THEN 1 ELSE 0 END) AS in_flight
+  FROM ${t}
+ WHERE created_at > ${tenMinutes}
+ GROUP BY user_id
+HAVING count(*) > 1000
+ ORDER BY new_keys DESC
+ LIMIT 20;`,
+      },
+    ],
+  };
+}
+
+function redisSnippets(plan: Plan): Record<Situation, Snippet[]> {
+  const scan = (filter: string) => `now=$(redis-cli TIME | head -1)000
+redis-cli --scan --pattern 'idem:*' --count 1000 | while read -r key; do
+  set -- $(redis-cli HMGET "$key" status lu lv)
+  ${filter}
+done`;
+  const minLease = Math.min(...plan.actions.map((a) => a.lease.leaseMs));
+  return {
+    stuck: [{ language: 'bash', title: `Stuck PROCESSING records (lease over for more than ${Math.round((2 * minLease) / 1000)} s); run against a replica`, code: scan(`[ "$1" = PROCESSING ] && [ "$2" -lt $((now - ${2 * minLease})) ] && echo "$key lock_version=$3 lease_ended=$2"`) }],
+    release: [
+      { language: 'bash', title: 'Inspect one record', code: `redis-cli HGETALL 'idem:<scope length>:<scope>:<key>'` },
+      { language: 'bash', title: 'Manual release: end the lease and bump lock_version (fences out the old holder)', code: `redis-cli --eval db/redis/force_release.lua 'idem:<scope length>:<scope>:<key>'` },
+    ],
+    splitBrain: [
+      { language: 'bash', title: 'Records taken over at least once (lock_version > 1)', code: scan('[ "${3:-0}" -gt 1 ] && echo "$key status=$1 lock_version=$3"') },
+      { language: 'bash', title: 'Replication health: a failover can lose acknowledged claims', code: 'redis-cli INFO replication | grep -E "role|connected_slaves|master_repl_offset|slave[0-9]"' },
+    ],
+    maintenance: [{ language: 'bash', title: 'Memory and key count (records expire by PEXPIREAT; no partitions to rotate)', code: "redis-cli INFO memory | grep -E 'used_memory_human|maxmemory_policy'\nredis-cli INFO keyspace\n# maxmemory-policy must be noeviction: an evicted record is a forgotten claim." }],
+    divergence: [{ language: 'bash', title: 'Payment records still PROCESSING past 2× the lease, to look up at the provider', code: scan(`[ "$1" = PROCESSING ] && [ "$2" -lt $((now - ${2 * minLease})) ] && echo "$key"`) }],
+    flooding: [{ language: 'bash', title: 'Keys per scope (run against a replica)', code: "redis-cli --scan --pattern 'idem:*' --count 1000 | cut -d: -f3 | sort | uniq -c | sort -rn | head -20" }],
+  };
+}
+
+function dynamoSnippets(plan: Plan): Record<Situation, Snippet[]> {
+  const t = plan.table;
+  const stuck = `aws dynamodb scan --table-name ${t} --consistent-read \\
+  --filter-expression '#s = :p AND locked_until < :cutoff' \\
+  --expression-attribute-names '{"#s":"status"}' \\
+  --expression-attribute-values "{\\":p\\":{\\"S\\":\\"PROCESSING\\"},\\":cutoff\\":{\\"N\\":\\"$(( $(date +%s%3N) - ${2 * Math.min(...plan.actions.map((a) => a.lease.leaseMs))} ))\\"}}"`;
+  return {
+    stuck: [{ language: 'bash', title: 'Stuck PROCESSING items (a Scan: run it rarely, or export to S3 for large tables)', code: stuck }],
+    release: [{ language: 'bash', title: 'Manual release: end the lease and bump lock_version', code: `aws dynamodb update-item --table-name ${t} \\
+  --key '{"user_id":{"S":"<scope>"},"idempotency_key":{"S":"<key>"}}' \\
+  --update-expression 'SET locked_until = :now ADD lock_version :one' \\
+  --condition-expression '#s = :p' \\
+  --expression-attribute-names '{"#s":"status"}' \\
+  --expression-attribute-values "{\\":p\\":{\\"S\\":\\"PROCESSING\\"},\\":one\\":{\\"N\\":\\"1\\"},\\":now\\":{\\"N\\":\\"$(date +%s%3N)\\"}}"` }],
+    splitBrain: [{ language: 'bash', title: 'Items taken over at least once', code: `aws dynamodb scan --table-name ${t} --filter-expression 'lock_version > :one' --expression-attribute-values '{":one":{"N":"1"}}'` }],
+    maintenance: [{ language: 'bash', title: 'TTL status and table size (TTL deletes within about 48 h)', code: `aws dynamodb describe-time-to-live --table-name ${t}\naws dynamodb describe-table --table-name ${t} --query 'Table.[ItemCount,TableSizeBytes]'` }],
+    divergence: [{ language: 'bash', title: 'Payment items still PROCESSING past 2× the lease', code: stuck }],
+    flooding: [{ language: 'bash', title: 'Items of one suspected scope', code: `aws dynamodb query --table-name ${t} --key-condition-expression 'user_id = :u' --expression-attribute-values '{":u":{"S":"<scope>"}}' --select COUNT` }],
+  };
+}
+
+function mongoSnippets(plan: Plan): Record<Situation, Snippet[]> {
+  const c = `db.getCollection('${plan.table}')`;
+  const cutoff = 2 * Math.min(...plan.actions.map((a) => a.lease.leaseMs));
+  const stuck = `${c}.find({ status: 'PROCESSING', $expr: { $lt: ['$locked_until', { $subtract: ['$$NOW', ${cutoff}] }] } })
+  .sort({ locked_until: 1 }).limit(100)`;
+  return {
+    stuck: [{ language: 'javascript', title: 'Stuck PROCESSING records (server clock)', code: stuck }],
+    release: [{ language: 'javascript', title: 'Manual release: end the lease and bump lock_version', code: `${c}.updateOne(\n  { user_id: '<scope>', idempotency_key: '<key>', status: 'PROCESSING' },\n  [{ $set: { locked_until: '$$NOW', lock_version: { $add: ['$lock_version', 1] } } }],\n)` }],
+    splitBrain: [{ language: 'javascript', title: 'Records taken over at least once in the last hour', code: `${c}.find({ lock_version: { $gt: 1 }, $expr: { $gt: ['$created_at', { $subtract: ['$$NOW', 3600000] }] } })` }],
+    maintenance: [{ language: 'javascript', title: 'Collection size and TTL index', code: `${c}.stats({ scale: 1048576 })\n${c}.getIndexes()` }],
+    divergence: [{ language: 'javascript', title: 'Payment records still PROCESSING past 2× the lease', code: stuck }],
+    flooding: [{ language: 'javascript', title: 'Scopes creating the most keys in the last 10 minutes', code: `${c}.aggregate([\n  { $match: { $expr: { $gt: ['$created_at', { $subtract: ['$$NOW', 600000] }] } } },\n  { $group: { _id: '$user_id', keys: { $sum: 1 } } },\n  { $match: { keys: { $gt: 1000 } } },\n  { $sort: { keys: -1 } }, { $limit: 20 },\n])` }],
+  };
+}
+
+/**
+ * Runnable snippets for each runbook situation, for the plan's store.
+ * @example runbookSnippets(plan).stuck[0].code
+ */
+export function runbookSnippets(plan: Plan): Record<Situation, Snippet[]> {
+  const store = plan.stack.store;
+  if (store === 'redis') return redisSnippets(plan);
+  if (store === 'dynamodb') return dynamoSnippets(plan);
+  if (store === 'mongodb') return mongoSnippets(plan);
+  return sqlSnippets(plan, store);
+}
