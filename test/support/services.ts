@@ -40,7 +40,7 @@ export async function serviceAvailable(name: string, probe: () => Promise<unknow
     return true;
   } catch (error) {
     const reason = `${name} is not reachable (${error instanceof Error ? error.message : String(error)})`;
-    if (inCI) throw new Error(`${reason}; under CI=true a missing server is a failure.`);
+    if (inCI) throw new Error(`${reason}; under CI=true a missing server is a failure.`, { cause: error });
     console.warn(`[skip] ${reason}: its tests are skipped.`);
     return false;
   }

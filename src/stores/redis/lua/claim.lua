@@ -44,8 +44,12 @@ local function insert(lockVersion)
   expireAt(expiresAt, lockedUntil)
 end
 
-local current = redis.call('HMGET', record, 's', 'v', 'lu', 'ea', 'fp', 'o')
-local status = current[1]
+-- Every field at once: a duplicate (the common answer) is served from this one read.
+local current = redis.call('HMGET', record,
+  'k', 'sp', 'o', 'fp', 's', 'v', 'lu', 'ca', 'cpa', 'ea', 'sc', 'hd', 'en', 'b')
+local storedOwner, storedFingerprint, status = current[3], current[4], current[5]
+local version, storedLease, storedExpiry = tonumber(current[6]), tonumber(current[7]), tonumber(current[10])
+
 if not status then
   -- Absent: continue after the lockVersion of a released record, so that a stale holder of an
   -- older claim can never pass the fence of a newer one.
@@ -56,19 +60,17 @@ if not status then
   return {'claimed', lockVersion, 0, 0, lockedUntil}
 end
 
-local version = tonumber(current[2])
-if status ~= 'PROCESSING' and tonumber(current[4]) <= now and ARGV[6] == '1' then
+if status ~= 'PROCESSING' and storedExpiry <= now and ARGV[6] == '1' then
   redis.call('DEL', record) -- drop the old response and owner
   insert(version + 1)
   return {'claimed', version + 1, 0, 1, lockedUntil}
 end
 
-local sameOwner = (hasOwner and current[6] == owner) or (not hasOwner and not current[6])
-if status == 'PROCESSING' and tonumber(current[3]) <= now and current[5] == fingerprint and sameOwner then
+local sameOwner = (hasOwner and storedOwner == owner) or (not hasOwner and not storedOwner)
+if status == 'PROCESSING' and storedLease <= now and storedFingerprint == fingerprint and sameOwner then
   redis.call('HSET', record, 'v', version + 1, 'lu', lockedUntil, 'ea', expiresAt)
   expireAt(expiresAt, lockedUntil)
   return {'claimed', version + 1, 1, 0, lockedUntil}
 end
 
-return {'existing', now, redis.call('HMGET', record,
-  'k', 'sp', 'o', 'fp', 's', 'v', 'lu', 'ca', 'cpa', 'ea', 'sc', 'hd', 'en', 'b')}
+return {'existing', now, current}
