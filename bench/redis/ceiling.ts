@@ -23,7 +23,7 @@ export async function claimCeiling(prefix: string, clients: number, requests: nu
   const args = [
     '-h', '127.0.0.1', '-p', '6379', '-c', String(clients), '-n', String(requests), '-r', '1000000000', '--csv',
     'EVALSHA', LUA_SCRIPTS.claim.sha1, '2', `${prefix}r:{__rand_int__}`, `${prefix}f:{__rand_int__}`,
-    fingerprintFields(['ceiling']), '0', '', '30000', '3600000', '1', '3600000', 'key', 'bench',
+    fingerprintFields(['ceiling']), '0', '', '30000', '3600000', '1', 'key', 'bench',
   ];
   const command = `redis-benchmark ${args.map((arg) => (arg === '' ? "''" : arg)).join(' ')}`;
   const label = 'ceiling: redis-benchmark EVALSHA of our claim script';

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdempotency, InProgressError, StoreUnavailableError, type RunResult } from '../../src/index.js';
-import { createPostgresStore, type PostgresStore } from '../../src/stores/postgres/index.js';
+import { createPostgresStore, isConnectionError, type PostgresStore } from '../../src/stores/postgres/index.js';
 import { eventually, forkWorker, newPool, PG_CONFIG, postgresAvailable, schemaFor, sleep } from './workers/postgres-support.js';
 import pgDriver from 'pg';
 
@@ -78,6 +78,8 @@ describe.skipIf(!available)('postgres faults', () => {
     const error = await claim;
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect((error as Error).cause).toMatchObject({ code: '57P01' }); // admin_shutdown: terminated by administrator
+    expect(isConnectionError((error as Error).cause)).toBe(true);
+    expect(isConnectionError({ code: '23505' })).toBe(false); // a unique violation is the statement's, not the connection's
     await hold.end(false);
     expect(await store.get({ key: 't1', scope: 'user-1' })).toBeNull();
     expect((await store.claim(input('t1'))).outcome).toBe('claimed');

@@ -171,6 +171,34 @@ describe.skipIf(!available)('postgres partition maintenance', () => {
     for (let i = 0; i <= 3; i++) expect(names.some((n) => n.endsWith(iso(today + i * DAY).replace(/[-:]/g, '').slice(0, 15).toLowerCase()))).toBe(true);
   });
 
+  it('finishes a DETACH … CONCURRENTLY that was cut off half-way, then drops the partition', async () => {
+    const { table } = await ourStore();
+    const old = await addPartition(table, dayStart(Date.now()) - 10 * DAY);
+    const reader = await pool.connect();
+    const detacher = await pool.connect();
+    detacher.on('error', () => {}); // terminated below, on purpose
+    try {
+      // An open snapshot on the table makes the detach's second phase wait; we cut it off there.
+      await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await reader.query(`SELECT count(*) FROM "${schema}"."${table}"`);
+      const pid = (await detacher.query('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const detach = detacher.query(`ALTER TABLE "${schema}"."${table}" DETACH PARTITION "${schema}"."${old}" CONCURRENTLY`).catch((e: unknown) => e);
+      const pending = async () =>
+        (await pool.query(`SELECT inhdetachpending AS p FROM pg_inherits WHERE inhrelid = $1::regclass`, [`"${schema}"."${old}"`])).rows[0]?.p === true;
+      for (let i = 0; i < 100 && !(await pending()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await pending()).toBe(true);
+      await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      expect(await detach).toMatchObject({ code: '57P01' });
+      await reader.query('COMMIT');
+    } finally {
+      reader.release();
+      detacher.release(true);
+    }
+    const result = await createPartitionMaintenance({ db: pool, schema, table, retentionMs: 3 * DAY }).run();
+    expect(result.dropped).toContain(`"${schema}"."${old}"`);
+    expect((await pool.query(`SELECT to_regclass($1) AS t`, [`"${schema}"."${old}"`])).rows[0]?.t).toBeNull();
+  });
+
   it('maintenance never stops claims: 8 claim loops run through create-ahead and drop-behind', async () => {
     const { store, table } = await ourStore();
     const today = dayStart(Date.now());

@@ -10,6 +10,7 @@ import {
   migrate,
   migrationSql,
   MIGRATIONS,
+  qualify,
   quoteIdent,
   schemaSql,
   type PostgresLayout,
@@ -33,6 +34,8 @@ const claimInput = (key: string) => ({ key, scope: 'u1', fingerprint: fp, owner:
 describe('postgres identifiers and options (no server needed)', () => {
   it('quotes plain names and refuses everything else instead of escaping it', () => {
     expect(quoteIdent('idempotency_store')).toBe('"idempotency_store"');
+    expect(qualify('billing', 'idempotency_store')).toBe('"billing"."idempotency_store"');
+    expect(() => qualify('billing', 'a;b')).toThrow(InvalidOptionsError);
     for (const bad of ['Bad', 'a.b', 'x"; DROP TABLE y; --', '1abc', '', 'a'.repeat(64), 'ünicode']) {
       expect(() => quoteIdent(bad), bad).toThrow(InvalidOptionsError);
     }
@@ -43,6 +46,8 @@ describe('postgres identifiers and options (no server needed)', () => {
     expect(() => createPostgresStore({ db, schema: 'Billing' })).toThrow(/schema/);
     expect(() => createPostgresStore({ db, table: 'x;drop' })).toThrow(/table/);
     expect(() => createPostgresStore({ db, table: 'a'.repeat(60) })).toThrow(/derived name/);
+    expect(() => createPostgresStore({ db, table: 'a'.repeat(47) })).toThrow(/derived name/); // its partitions would not fit
+    expect(() => createPostgresStore({ db, table: 'a'.repeat(46) })).not.toThrow();
     expect(() => createPostgresStore({ db: {} as never })).toThrow(/query/);
     expect(() => createPostgresStore({ db, layout: 'sharded' as never })).toThrow(/layout/);
     expect(() => createPostgresStore({ db, claimAttempts: 0 })).toThrow(/claimAttempts/);

@@ -6,7 +6,7 @@
 import knexFactory from 'knex';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintFields, InProgressError } from '../../src/index.js';
+import { FingerprintMismatchError, fingerprintFields, InProgressError } from '../../src/index.js';
 import {
   createPostgresStore,
   createTransactionalIdempotency,
@@ -76,6 +76,8 @@ describe.skipIf(!available)('postgres transactional mode', () => {
     expect(first).toEqual({ value: { paymentId: 'pay-1' }, replayed: false });
     const again = await inTransaction((client) => payments.run(client, request('pay-1'), charge('pay-1')));
     expect(again).toEqual({ value: { paymentId: 'pay-1' }, replayed: true });
+    const otherIntent = { ...request('pay-1'), fingerprint: fingerprintFields(['tx', 1]) };
+    await expect(inTransaction((client) => payments.run(client, otherIntent, charge('pay-1')))).rejects.toBeInstanceOf(FingerprintMismatchError);
     expect(await paymentsCount('pay-1')).toBe(1);
     expect(await store.get({ key: 'pay-1', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: 1 });
   });

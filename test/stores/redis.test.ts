@@ -59,19 +59,23 @@ const claimed = (result: ClaimResult) => {
 };
 
 describe.skipIf(Boolean(skip))('redis store: what only Redis has', () => {
-  it('keeps a PROCESSING record at least as long as its lease, then as long as its retention (PEXPIREAT)', async () => {
-    const store = storeOver(io!, 'pexpire', { keepExpiredMs: 0 });
+  it('gives a PROCESSING record no TTL, so an orphan stays for the runbook; a finished one PEXPIREAT = expiresAt + keepExpiredMs', async () => {
+    const store = storeOver(io!, 'pexpire', { keepExpiredMs: 60_000 });
     const key = testKey('pexpire');
     const id = { key, scope: 'user-1' };
-    // A lease longer than the retention: the record must outlive the lease, not the ttl.
-    const claim = claimed(await store.claim(claimInput(key, { leaseMs: 60_000, ttlMs: 1_000 })));
-    expect(Number(await io!.pexpiretime(store.keysOf(id).record))).toBe(claim.lockedUntil);
-    expect(await store.extend({ ...id, lockVersion: claim.lockVersion, leaseMs: 120_000 })).toBe('applied');
-    const extended = await store.get(id);
-    expect(Number(await io!.pexpiretime(store.keysOf(id).record))).toBe(extended!.lockedUntil);
-    expect(await store.complete({ ...id, lockVersion: claim.lockVersion, response: binaryResponse(4), ttlMs: 5_000 })).toBe('applied');
+    const { record } = store.keysOf(id);
+    claimed(await store.claim(claimInput(key, { leaseMs: 100, ttlMs: 50 })));
+    expect(await io!.pttl(record)).toBe(-1);
+    await sleep(200); // lease and retention both over: an orphan
+    expect(await store.get(id)).toMatchObject({ status: 'PROCESSING', lockVersion: 1 });
+    expect((await store.listStuck({ olderThanMs: 0, limit: 10 })).map((r) => r.key)).toEqual([key]);
+    const second = claimed(await store.claim(claimInput(key, { leaseMs: 30_000, ttlMs: 5_000 }))); // the same intent retries
+    expect(second.reclaimed).toBe(true);
+    expect(await store.extend({ ...id, lockVersion: second.lockVersion, leaseMs: 60_000 })).toBe('applied');
+    expect(await io!.pttl(record)).toBe(-1);
+    expect(await store.complete({ ...id, lockVersion: second.lockVersion, response: binaryResponse(4), ttlMs: 5_000 })).toBe('applied');
     const done = await store.get(id);
-    expect(Number(await io!.pexpiretime(store.keysOf(id).record))).toBe(done!.expiresAt);
+    expect(Number(await io!.pexpiretime(record))).toBe(done!.expiresAt + 60_000);
   });
 
   it('lets Redis drop a finished record keepExpiredMs after expiresAt, and keeps it readable until then', async () => {

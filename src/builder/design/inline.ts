@@ -48,6 +48,12 @@ export function txt(literals: TemplateStringsArray, ...values: Part[]): Inline[]
 /** Plain text only, no markup parsing (for user-derived strings). */
 export const plain = (value: string): Inline[] => [{ text: value }];
 
+/**
+ * Authored prose held in a variable (never user input): backticks become code spans, `**x**` strong.
+ * @example rich('uses `now()`') // [{ text: 'uses ' }, { code: 'now()' }]
+ */
+export const rich = (value: string): Inline[] => merge(parseLiteral(value));
+
 function merge(parts: Inline[]): Inline[] {
   const out: Inline[] = [];
   for (const part of parts) {
@@ -84,12 +90,12 @@ export const codeBlock = (language: CodeLanguage, source: string, title?: string
   ...(title !== undefined ? { title } : {}),
 });
 
-/** A table; cells given as strings are plain text. */
+/** A table; cells given as strings are authored prose (see `rich`); wrap user data in `plain`. */
 export function table(columns: readonly string[], rows: readonly (readonly (string | readonly Inline[])[])[], caption?: string): Block {
   return {
     kind: 'table',
     columns,
-    rows: rows.map((row) => row.map((cell) => (typeof cell === 'string' ? plain(cell) : cell))),
+    rows: rows.map((row) => row.map((cell) => (typeof cell === 'string' ? rich(cell) : cell))),
     ...(caption !== undefined ? { caption } : {}),
   };
 }

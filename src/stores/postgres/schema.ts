@@ -39,6 +39,8 @@ export function tableNames(schema: string, table: string): TableNames {
   const s = quoteIdent(schema, 'schema');
   quoteIdent(table, 'table');
   const derived = (suffix: string) => `${s}.${quoteIdent(`${table}${suffix}`, `table (derived name ${table}${suffix})`)}`;
+  // The longest names derived later (an index, a partition) must fit too: checked now, not at migrate().
+  for (const name of [`idx_${table}_orphan_locks`, `${table}_p20250101t000000`]) quoteIdent(name, `table (derived name ${name})`);
   return {
     schema,
     table,

@@ -10,25 +10,6 @@
  * sub-select, which PostgreSQL evaluates once and can use as an index bound).
  */
 
-/** Every column of the table, in DDL order: the spec's eleven, then the four this store adds. */
-export const RECORD_COLUMNS = [
-  'idempotency_key',
-  'user_id',
-  'fingerprint',
-  'status',
-  'response_code',
-  'response_body',
-  'lock_version',
-  'locked_until',
-  'created_at',
-  'completed_at',
-  'expires_at',
-  'owner_id',
-  'response_headers',
-  'response_encoding',
-  'response_bytes',
-] as const;
-
 /** A TIMESTAMPTZ as float ms since the epoch (microseconds kept as the fraction). */
 export const epochMs = (expression: string) => `(extract(epoch FROM ${expression}) * 1000)::float8`;
 

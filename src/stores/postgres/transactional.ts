@@ -19,6 +19,7 @@ import {
   KeyNotFoundError,
   LeaseLostError,
   ReplayedFailureError,
+  StoreUnavailableError,
 } from '../../core/errors.js';
 import { identityCodec, type ResponseCodec } from '../../core/codec.js';
 import { fingerprintsEqual, isFingerprint } from '../../core/fingerprint.js';
@@ -101,7 +102,8 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
     if (!fingerprintsEqual(record.fingerprint, request.fingerprint)) throw new FingerprintMismatchError();
     if (record.status !== 'PROCESSING' && record.expiresAt <= now) throw new ExpiredKeyRejectedError();
     if (record.status === 'PROCESSING') throw new InProgressError((record.lockedUntil ?? now) - now);
-    const stored = await codec.decode(record.response!);
+    if (record.response === null) throw new StoreUnavailableError('replay', new Error(`A ${record.status} record has no stored response.`));
+    const stored = await codec.decode(record.response);
     if (record.status === 'FAILED') throw new ReplayedFailureError(deserializeFailure(stored));
     return { value: serializer.deserialize(stored), replayed: true };
   }
@@ -141,6 +143,7 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
           replaceExpired: onExpired === 'new',
         });
       } catch (error) {
+        // The first transaction's end is unknown: suggest a retry after the wait, at least a second.
         if (sqlState((error as { cause?: unknown }).cause) === LOCK_NOT_AVAILABLE) throw new InProgressError(Math.max(duplicateWaitMs, 1000));
         throw error;
       }

@@ -1,8 +1,8 @@
 /**
  * The Redis store: every record operation is one Lua script (one round trip, atomic on the
  * server, compared against the server's TIME), keyed so a record's keys share a Redis Cluster
- * slot, expired by PEXPIREAT, and — with `waitForReplicas` — acknowledged only once replicas
- * hold the write. Guarantees per durability mode: docs/stores/redis.md.
+ * slot, expired by PEXPIREAT once finished, and — with `waitForReplicas` — acknowledged only
+ * once replicas hold the write. Guarantees per durability mode: docs/stores/redis.md.
  */
 import { IdempotencyError, InvalidOptionsError, StoreUnavailableError } from '../../core/errors.js';
 import type { IdempotencyRecord } from '../../core/record.js';
@@ -29,9 +29,10 @@ export interface RedisStoreOptions {
    */
   readonly waitForReplicas?: ReplicaWait | null;
   /**
-   * How long Redis keeps a record after max(expiresAt, lockedUntil) before dropping it itself
+   * How long Redis keeps a COMPLETED/FAILED record after its expiresAt before dropping it itself
    * (PEXPIREAT). In between, an expired record is never replayed but still answers
-   * `onExpired: 'reject'` and is visible to purgeExpired. Default 1 h.
+   * `onExpired: 'reject'` and is visible to purgeExpired. PROCESSING records have no TTL: an
+   * orphan stays for `listStuck` until it is reclaimed or force-released. Default 1 h.
    */
   readonly keepExpiredMs?: number;
   /** Longest wait for one record operation (plus the WAIT timeout in durable mode). Default 5 s. */
@@ -129,7 +130,6 @@ export function createRedisStore({
       String(input.leaseMs),
       String(input.ttlMs),
       input.replaceExpired ? '1' : '0',
-      keepMs,
       input.key,
       input.scope,
     ];

@@ -31,9 +31,13 @@ export function fieldReason(field: string): string {
   return 'changes the effect the caller asked for, so a different value is a different intent';
 }
 
+export const BINDING_FIELD = '(method and path)';
+
 export function significantFields(action: Action): FieldReason[] {
+  const http = action.kind === 'http' || action.kind === 'webhook';
+  const binding = http ? `${action.method ?? 'POST'} ${action.route ?? `/${action.name}`}` : `${action.kind} ${action.channel ?? action.name}`;
   return [
-    { field: '(action name)', reason: `binds the fingerprint to \`${action.name}\`, so one key reused on another endpoint is a mismatch, never a replay of the wrong response` },
+    { field: BINDING_FIELD, reason: `binds the fingerprint to \`${binding}\`, so one key reused on another endpoint is a mismatch, never a replay of the wrong response` },
     ...action.significantFields.map((field) => ({ field, reason: fieldReason(field) })),
   ];
 }

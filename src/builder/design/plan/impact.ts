@@ -38,6 +38,13 @@ export function classifyImpact(action: Action): ImpactClass {
  */
 export function planImpact(action: Action): ImpactPlan {
   const kind = classifyImpact(action);
+  if (action.kind === 'webhook') {
+    return {
+      kind,
+      severity: kind === 'financial' ? 'critical' : 'high',
+      text: `The event is applied twice: “${action.description}” runs again for an event already handled — a payment marked paid twice, a receipt or fulfilment triggered twice, a balance credited twice.`,
+    };
+  }
   switch (kind) {
     case 'financial':
       return {
@@ -90,6 +97,18 @@ export function planRecovery(action: Action, store: StoreKind, leaseMs: number):
         `Each of the ${action.steps.length} steps (${action.steps.join(' → ')}) records STEP_n_DONE before the next starts, and each external call carries the step sub-key \`{key}_{n}\`; the reclaiming worker skips every step already DONE and re-issues the interrupted one with the same sub-key, so the provider deduplicates it.`,
         'A permanent failure of step n moves the saga to STEP_n_FAILED → COMPENSATING: completed steps are reversed newest first, each compensation with its own sub-key, ending in ROLLED_BACK (replayed to later retries).',
         'If compensation itself keeps failing, the saga stays COMPENSATING and the runbook’s stuck query surfaces it for manual resolution after three reclaims.',
+      ],
+    };
+  }
+  if (action.kind === 'webhook') {
+    return {
+      strategy: 'redeliver-and-reclaim',
+      summary: `Answer 2xx only after COMPLETED; a crash means no 2xx, so the sender resends, and the resend reclaims the key once the ${lease} lease ends.`,
+      steps: [
+        crash,
+        'The handler answers 2xx only after the record is COMPLETED. A crash means no 2xx, so the sender resends (Stripe with backoff for up to 3 days); a resend that finds a live PROCESSING record gets 409 and comes back later; the first one after the lease reclaims.',
+        'The business write carries the event id under a unique constraint, so a re-run after a crash between the write and the completion finds its own row and completes.',
+        'Events can arrive out of order (a resent older event after a newer one): apply each one as a forward-only state transition on the object (only move a payment from pending to succeeded, never back), not as a blind overwrite.',
       ],
     };
   }

@@ -127,7 +127,7 @@ export function planKey(action: Action, answers: Answers): KeyPlan {
     uniqueness = {
       components: 'a UUIDv4: 122 random bits',
       randomBits: 122,
-      verdict: 'Collision risk is negligible at any practical scale (see the estimate below). The server rejects anything that is not a UUID or ULID, so a client cannot weaken it with a short custom id.',
+      verdict: 'Negligible at any practical scale. The server rejects anything that is not a UUID or ULID, so a client cannot weaken it with a short custom id.',
     };
   }
   const storedKey = `${action.name}_${intentExample}`;

@@ -102,7 +102,8 @@ function assessLatency(stack: ResolvedStack, detectionLatencyMs: number): string
 }
 
 function providerExamples(action: Action, key: KeyPlan, namespace: string): ProviderKeyExample[] {
-  if (!action.provider) return [];
+  // A webhook receives the provider's event; it sends nothing the provider must deduplicate.
+  if (!action.provider || action.kind === 'webhook') return [];
   const provider = action.provider;
   const value = providerKey(provider, key.fullKey, namespace);
   const header = { stripe: 'Idempotency-Key', adyen: 'Idempotency-Key', paypal: 'PayPal-Request-Id', 'bank-transfer': 'EndToEndId' }[provider];

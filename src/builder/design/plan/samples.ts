@@ -17,7 +17,7 @@ export function sampleValue(field: string): SampleValue {
   if (/quantity|qty|count/i.test(name)) return 2;
   if (/^(items|lines|products|skus)$/i.test(name)) return [{ sku: 'SKU-1', qty: 1 }];
   if (/email/i.test(name)) return 'ada@mail.test';
-  if (/(id|Id|_id)$/.test(name)) return `${name.replace(/_?id$/i, '').slice(0, 8) || 'obj'}-42`;
+  if (/(id|Id|_id)$/.test(name)) return `${name.replace(/_?id$/i, '') || 'obj'}-42`;
   return `${name}-1`;
 }
 

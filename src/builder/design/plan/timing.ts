@@ -84,7 +84,7 @@ function redeliveryHorizon(broker: Answers['stack']['broker']): { ms: number; so
  */
 export function planRetention(action: Action, answers: Answers, leaseMs: number): RetentionPlan {
   const bounds: { ms: number; source: string }[] = [{ ms: answers.retentionMs, source: 'the retention you stated (question 6)' }];
-  if (action.provider) {
+  if (action.provider && action.kind !== 'webhook') {
     const facts = PROVIDER_FACTS[action.provider];
     bounds.push({ ms: facts.windowMs, source: `${facts.name}’s deduplication window (${facts.windowText})` });
   }

@@ -1,5 +1,6 @@
 /** Section 1: action analysis — per action what executes, what a duplicate costs, who retries it. */
-import { bullets, code, join, labelled, para, section, txt } from '../inline.js';
+import { bullets, code, join, labelled, para, rich, section, txt } from '../inline.js';
+import { PROVIDER_FACTS } from '../plan/providers.js';
 import type { Section } from '../model.js';
 import type { ActionPlan } from '../plan/plan.js';
 import { actionAnchor, type DesignContext } from './context.js';
@@ -7,14 +8,14 @@ import { actionAnchor, type DesignContext } from './context.js';
 function analysis(a: ActionPlan): Section {
   const { action } = a;
   const where = action.location ? txt` (found at ${code(action.location)})` : [];
-  const sources = a.retrySources.map((source) => txt`${code(source.source)}${source.inherent ? ' (inherent to this kind of action, added)' : ''}: ${source.description}`);
+  const sources = a.retrySources.map((source) => txt`${code(source.source)}${source.inherent ? ' (inherent to this kind of action, added)' : ''}: ${rich(source.description)}`);
   return section(actionAnchor('action', a), `${action.name} — ${a.trigger}`, [
     bullets([
-      labelled('What executes', txt`${action.description}${where}.${action.provider ? ` It calls ${action.provider}.` : ''}${action.steps && action.steps.length > 1 ? ` It has ${action.steps.length} steps: ${action.steps.join(' → ')}.` : ''}`),
-      labelled('Duplicate impact', txt`${a.impact.severity}. ${a.impact.text}`),
+      labelled('What executes', txt`${action.description}${where}.${action.provider ? (action.kind === 'webhook' ? ` Its events come from ${PROVIDER_FACTS[action.provider].name}.` : ` It calls ${PROVIDER_FACTS[action.provider].name}.`) : ''}${action.steps && action.steps.length > 1 ? ` It has ${action.steps.length} steps: ${action.steps.join(' → ')}.` : ''}`),
+      labelled('Duplicate impact', txt`${a.impact.severity}. ${rich(a.impact.text)}`),
       labelled('Retry sources', txt`${sources.length} path${sources.length === 1 ? '' : 's'} can repeat it — see below.`),
       labelled('Semantically significant fields', join(action.significantFields.map((field) => [code(field)]))),
-      labelled('Failure recovery path', txt`${a.recovery.summary} ${a.recovery.steps.join(' ')}`),
+      labelled('Failure recovery path', txt`${rich(a.recovery.summary)} ${rich(a.recovery.steps.join(' '))}`),
     ]),
     bullets(sources),
   ]);

@@ -2,7 +2,7 @@
 import { subpathAvailable, STORE_IMPORTS } from '../../emit/typescript/runtime-api.js';
 import { isSqlStore, referenceDdl, sqlStatementsFor } from '../../emit/ddl/index.js';
 import { redisScripts } from '../../emit/ddl/redis.js';
-import { bullets, callout, code, codeBlock, labelled, para, plain, section, table, txt } from '../inline.js';
+import { bullets, callout, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import { formatMs } from '../plan/durations.js';
 import type { DesignContext } from './context.js';
@@ -58,10 +58,10 @@ export function concurrencySection(ctx: DesignContext): Section {
       : txt`Not yet available: this version of idempotency-builder does not export ${code(module)}. The generated TypeScript imports it as \`${factory}\`; until it ships, implement the store contract (\`IdempotencyStore\`) with the statements above, or run the runtime on a store that exists.`));
   }
   const claim = section('claim', '4.1 The atomic claim', [
-    para(plain(text.claim)),
+    para(rich(text.claim)),
     ...claimCode(ctx),
-    ...(text.durability ? [callout('warning', 'Durability', [plain(text.durability)])] : []),
-    para(plain(plan.latencyAssessment)),
+    ...(text.durability ? [callout('warning', 'Durability', [rich(text.durability)])] : []),
+    para(rich(plan.latencyAssessment)),
     ...runtime,
   ]);
   const schema = section('store-schema', '4.2 Store schema', schemaBlocks(ctx));
@@ -75,14 +75,14 @@ export function concurrencySection(ctx: DesignContext): Section {
       formatMs(a.lease.leaseMs),
       `every ${formatMs(a.lease.heartbeatMs)}`,
     ])),
-    bullets(plan.actions.map((a) => labelled('Lock timeout', txt`${code(a.action.name)} ${formatMs(a.lease.leaseMs)}. ${a.lease.justification}`))),
+    bullets(plan.actions.map((a) => labelled('Lock timeout', txt`${code(a.action.name)} ${formatMs(a.lease.leaseMs)}. ${rich(a.lease.justification)}`))),
   ]);
   const contested = section('contested', '4.4 Contested keys', [
-    bullets(plan.actions.map((a) => labelled(a.action.name, plain(a.contested)))),
+    bullets(plan.actions.map((a) => labelled(a.action.name, rich(a.contested)))),
     para(txt`Waiting (polling until the first holder finishes, then replaying) is available per route but off by default: it holds a connection for up to the lease and turns a fast 409 into a slow 200; clients that send \`Idempotency-Key\` already retry on 409 with \`Retry-After\`.`),
   ]);
   const clocks = section('clock-skew', '4.5 Clock skew', [
-    para(plain(text.clock)),
+    para(rich(text.clock)),
     para(plan.actions.some((a) => a.lease.skewMs > 0)
       ? txt`Leases above include a ${formatMs(Math.max(...plan.actions.map((a) => a.lease.skewMs)))} skew buffer, because more than one clock can judge them on ${plan.stack.storeName}.`
       : txt`No skew buffer is needed: one clock (the database’s) judges every lease.`),

@@ -1,5 +1,5 @@
 /** Section 3: request fingerprinting — hashed fields per action, fields left out, mismatch answer. */
-import { bullets, code, codeBlock, labelled, para, section, table, txt } from '../inline.js';
+import { bullets, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Section } from '../model.js';
 import type { ActionPlan } from '../plan/plan.js';
 import type { CodeLang } from '../plan/stack.js';
@@ -17,7 +17,7 @@ const COMPARE: Record<CodeLang, string> = {
 function perAction(a: ActionPlan): Section {
   const { same } = sampleBodies(a.action);
   return section(actionAnchor('fingerprint', a), `Fingerprint of ${a.action.name}`, [
-    table(['Field', 'Why it is significant'], a.fields.map((field) => [[code(field.field)], field.reason]), `Hashed fields of ${a.action.name}`),
+    table(['Field', 'Why it is significant'], a.fields.map((field) => [[code(field.field)], rich(field.reason)]), `Hashed fields of ${a.action.name}`),
     table(['Left out', 'Why'], a.excluded.map((field) => [field.field, field.reason]), `Fields deliberately not hashed for ${a.action.name}`),
     para(txt`Example: the body ${code(JSON.stringify(same))} gives fingerprint ${code(expectedFingerprint(a, same))}.`),
   ]);

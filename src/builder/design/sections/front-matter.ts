@@ -2,7 +2,7 @@
  * Front matter: the summary of key decisions, the inputs with their provenance and assumptions,
  * and the action map (deliverable 1).
  */
-import { bullets, callout, code, link, para, plain, section, table, txt } from '../inline.js';
+import { bullets, callout, code, link, para, plain, rich, section, table, txt } from '../inline.js';
 import type { Inline, KeyDecision, Section } from '../model.js';
 import { formatCount, formatMs } from '../plan/durations.js';
 import type { Plan } from '../plan/plan.js';
@@ -63,14 +63,14 @@ export function inputsSection(ctx: DesignContext): Section {
     return entry.detail ? `${SOURCE_TEXT[entry.source]} (${entry.detail})` : SOURCE_TEXT[entry.source];
   };
   const rows: (string | Inline[])[][] = [
-    ['1. Protected actions', answers.actions.map((a) => a.name).join(', '), provenance('actions')],
-    ['2. Stack', `${answers.stack.language} / ${answers.stack.framework} / ${answers.stack.database} / broker ${answers.stack.broker}`, provenance('stack')],
-    ['3. Retry sources', answers.retrySources.join(', '), provenance('retrySources')],
-    ['4. Payments', answers.paymentProviders.length > 0 ? answers.paymentProviders.join(', ') : 'none', provenance('paymentProviders')],
-    ['5. Concurrency', answers.concurrency, provenance('concurrency')],
-    ['6. Retention', formatMs(answers.retentionMs), provenance('retentionMs')],
-    ['7. Detection latency', formatMs(answers.detectionLatencyMs), provenance('detectionLatencyMs')],
-    ['Volume', `${formatCount(plan.keysPerDay)} new keys a day${plan.keysPerDayAssumed ? ' (assumed)' : ''}`, plan.keysPerDayAssumed ? 'ASSUMED' : provenance('keysPerDay')],
+    ['1. Protected actions', plain(answers.actions.map((a) => a.name).join(', ')), plain(provenance('actions'))],
+    ['2. Stack', plain(`${answers.stack.language} / ${answers.stack.framework} / ${answers.stack.database} / broker ${answers.stack.broker}`), plain(provenance('stack'))],
+    ['3. Retry sources', plain(answers.retrySources.join(', ')), plain(provenance('retrySources'))],
+    ['4. Payments', plain(answers.paymentProviders.length > 0 ? answers.paymentProviders.join(', ') : 'none'), plain(provenance('paymentProviders'))],
+    ['5. Concurrency', plain(answers.concurrency), plain(provenance('concurrency'))],
+    ['6. Retention', formatMs(answers.retentionMs), plain(provenance('retentionMs'))],
+    ['7. Detection latency', formatMs(answers.detectionLatencyMs), plain(provenance('detectionLatencyMs'))],
+    ['Volume', `${formatCount(plan.keysPerDay)} new keys a day${plan.keysPerDayAssumed ? ' (assumed)' : ''}`, plan.keysPerDayAssumed ? 'ASSUMED' : plain(provenance('keysPerDay'))],
   ];
   const located = answers.actions.filter((a) => a.location).map((a) => txt`${code(a.name)} at ${code(a.location ?? '')}`);
   const blocks = [para(txt`The seven questions of the method, and where each answer came from.`), table(['Question', 'Answer', 'Source'], rows)];
@@ -78,14 +78,14 @@ export function inputsSection(ctx: DesignContext): Section {
   if (plan.assumptions.length > 0) {
     blocks.push(callout('assumption', 'Assumptions — confirm or correct these', plan.assumptions.map((text) => plain(text))));
   }
-  if (plan.stack.notes.length > 0) blocks.push(callout('note', 'Stack notes', plan.stack.notes.map((text) => plain(text))));
+  if (plan.stack.notes.length > 0) blocks.push(callout('note', 'Stack notes', plan.stack.notes.map((text) => rich(text))));
   return section('inputs', 'Inputs and assumptions', blocks);
 }
 
 export function actionMapSection(ctx: DesignContext): Section {
   const rows = ctx.plan.actions.map((a) => [
     [code(a.action.name)],
-    a.trigger,
+    plain(a.trigger),
     `${a.impact.severity.toUpperCase()}: ${a.impact.text}`,
     `${a.action.keySource === 'client' && (a.action.kind === 'http') ? 'client' : a.action.kind === 'http' ? a.action.keySource : 'derived'} — ${a.key.intentSource}`,
     a.recovery.summary,

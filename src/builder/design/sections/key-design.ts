@@ -1,5 +1,5 @@
 /** Section 2: idempotency key design (a)–(e), with filled-in examples from the user's domain. */
-import { bullets, code, codeBlock, labelled, para, section, table, txt } from '../inline.js';
+import { bullets, code, codeBlock, labelled, para, rich, section, strong, table, txt } from '../inline.js';
 import type { Section } from '../model.js';
 import { formatCount } from '../plan/durations.js';
 import { birthdayLog10, bitsNeeded, formatProbability } from '../plan/key-format.js';
@@ -27,7 +27,7 @@ export function keyDesignSection(ctx: DesignContext): Section {
     para(txt`No key contains a time component. A retry that crosses a clock boundary (14:59 → 15:01) would otherwise get a new key and run again; expiry lives in \`expires_at\`. The one deliberate exception is a cron run, whose key names its schedule slot — a value fixed by the schedule, identical for every retry of that run.`),
   ]);
   const scopeSection = section('key-scope', '(b) Scope boundary', [
-    para(txt`Scope: **${scope}**. ${SCOPE_REASON[scope]}`),
+    para(txt`Scope: ${strong(scope)}. ${SCOPE_REASON[scope]}`),
     bullets(
       plan.actions
         .filter((a) => a.key.scope !== scope)
@@ -49,7 +49,7 @@ export function keyDesignSection(ctx: DesignContext): Section {
     ),
   ]);
   const generators = section('key-generator', '(d) Who generates it', [
-    bullets(plan.actions.map((a) => labelled(a.action.name, txt`${a.key.generator} Intent: ${a.key.intentSource}.`))),
+    bullets(plan.actions.map((a) => labelled(a.action.name, txt`${rich(a.key.generator)} Intent: ${rich(a.key.intentSource)}.`))),
   ]);
   const n = plan.liveKeys;
   const rows = plan.actions.map((a) => {

@@ -1,5 +1,5 @@
 /** Section 5: partial failure recovery — orphaned claims, half-done actions, dead vs slow, cleanup. */
-import { bullets, code, codeBlock, labelled, para, plain, section, table, txt } from '../inline.js';
+import { bullets, code, codeBlock, labelled, para, plain, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import { formatCount, formatMs } from '../plan/durations.js';
 import type { ActionPlan, Plan } from '../plan/plan.js';
@@ -17,7 +17,7 @@ const CLEANUP_TEXT = {
 
 function reconciliation(a: ActionPlan): string | undefined {
   const provider = a.action.provider;
-  if (!provider) return undefined;
+  if (!provider || a.action.kind === 'webhook') return undefined;
   const facts = PROVIDER_FACTS[provider];
   const lookup = {
     stripe: 'within 24 h, re-send the original request with the same `Idempotency-Key` — Stripe returns the original result without charging again (`Idempotent-Replayed: true`); after that, find the PaymentIntent by the local key stored in `metadata.idempotency_key`',
@@ -39,15 +39,15 @@ export function partialFailureSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const crash = section('crash-after-claim', '5.1 Crash after the claim, before completion', [
     para(txt`The orphan is a record still PROCESSING whose \`locked_until\` has passed. Nothing scans for it to retry on its own initiative: the next retry of the same key (client, broker or scheduler) finds it, and the reclaim in section 4.6 takes it over atomically with \`lock_version + 1\`. The runbook’s stuck-record query shows orphans that nobody retried.`),
-    table(['Action', 'Detected after', 'Strategy'], plan.actions.map((a) => [[code(a.action.name)], formatMs(a.lease.leaseMs), a.recovery.summary])),
+    table(['Action', 'Detected after', 'Strategy'], plan.actions.map((a) => [[code(a.action.name)], formatMs(a.lease.leaseMs), rich(a.recovery.summary)])),
   ]);
   const reconcile = plan.actions.map(reconciliation).filter((text): text is string => text !== undefined);
   const partialBlocks: Block[] = [
-    bullets(plan.actions.map((a) => labelled(a.action.name, plain(a.recovery.steps.slice(1).join(' ') || a.recovery.steps[0] || '')))),
+    bullets(plan.actions.map((a) => labelled(a.action.name, rich(a.recovery.steps.slice(1).join(' ') || a.recovery.steps[0] || '')))),
   ];
   if (reconcile.length > 0) {
     partialBlocks.push(para(txt`Reconciliation job for provider calls (the charge succeeded, the local write did not):`));
-    partialBlocks.push(bullets(reconcile.map((text) => plain(text))));
+    partialBlocks.push(bullets(reconcile.map((text) => rich(text))));
   }
   const partial = section('partially-completed', '5.2 Action partially completed', partialBlocks);
   const alive = section('still-processing', '5.3 Failed permanently, or still processing elsewhere?', [
@@ -60,9 +60,9 @@ export function partialFailureSection(ctx: DesignContext): Section {
   ]);
   const cleanupArtifact = artifactAt(ctx, plan.stack.language === 'python' ? 'cleanup.py' : plan.stack.language === 'go' ? 'cleanup.go' : plan.stack.language === 'java' ? 'IdempotencyCleanupJob.java' : 'cleanup.ts');
   const cleanup = section('cleanup', '5.4 Cleanup and key expiry', [
-    bullets(plan.actions.map((a) => labelled('Key expiry', txt`${code(a.action.name)} ${formatMs(a.retention.ttlMs)}. ${a.retention.justification}`))),
+    bullets(plan.actions.map((a) => labelled('Key expiry', txt`${code(a.action.name)} ${formatMs(a.retention.ttlMs)}. ${rich(a.retention.justification)}`))),
     para(txt`An expired record is never replayed: a request after expiry counts as new (the runtime’s \`onExpired: 'new'\`), and an expired key can never be reactivated into an old response. Where a late retry must be refused instead, set \`onExpired: 'reject'\` (422).`),
-    para(plain(CLEANUP_TEXT[plan.stack.store])),
+    para(rich(CLEANUP_TEXT[plan.stack.store])),
     para(plain(storageEstimate(plan))),
     ...(cleanupArtifact ? [codeBlock(cleanupArtifact.language === 'markdown' ? 'text' : cleanupArtifact.language, cleanupArtifact.content, `Cleanup job — ${cleanupArtifact.path}`)] : []),
   ]);

@@ -1,5 +1,5 @@
 /** Section 6: payment provider coordination — local keys propagated deterministically to providers. */
-import { bullets, callout, code, codeBlock, labelled, para, plain, section, table, txt } from '../inline.js';
+import { bullets, callout, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Section } from '../model.js';
 import { formatMs } from '../plan/durations.js';
 import { PROVIDER_FACTS, type Provider } from '../plan/providers.js';
@@ -22,7 +22,7 @@ export function providersSection(ctx: DesignContext): Section {
   }
   const rows = used.map((provider) => {
     const facts = PROVIDER_FACTS[provider];
-    return [facts.name, plain(facts.mechanism.replace(/`/g, '')), `${formatMs(facts.windowMs)} — ${facts.windowText}`, HOW[provider]];
+    return [facts.name, rich(facts.mechanism), `${formatMs(facts.windowMs)} — ${facts.windowText}`, HOW[provider]];
   });
   const examples = plan.actions.flatMap((a) =>
     a.providerKeys.map((example) => [[code(a.action.name)], [code(a.key.fullKey)], `${example.header}`, [code(example.value)], example.reference ? [code(example.reference)] : '—']),
@@ -33,7 +33,7 @@ export function providersSection(ctx: DesignContext): Section {
     callout('warning', 'Invariant', [txt`Never generate a fresh provider reference on retry. Every provider key below is a pure function of the local key; the same local key always yields the same provider key, in every language and on every server.`]),
     table(['Provider', 'Native mechanism', 'Dedup window', 'Coordination'], rows),
     table(['Action', 'Local key', 'Provider field', 'Provider key', 'Reference (step 1)'], examples, 'Derived keys for the examples of section 2'),
-    bullets(plan.actions.filter((a) => a.action.provider).map((a) => labelled('Key expiry', txt`${code(a.action.name)} keeps its local record ${formatMs(a.retention.ttlMs)}, at least ${PROVIDER_FACTS[a.action.provider as Provider].name}’s ${formatMs(PROVIDER_FACTS[a.action.provider as Provider].windowMs)}: a retry the provider would still recognise must be recognised locally too, or the local side would run it as new.`))),
+    bullets(plan.actions.filter((a) => a.action.provider && a.action.kind !== 'webhook').map((a) => labelled('Key expiry', txt`${code(a.action.name)} keeps its local record ${formatMs(a.retention.ttlMs)}, at least ${PROVIDER_FACTS[a.action.provider as Provider].name}’s ${formatMs(PROVIDER_FACTS[a.action.provider as Provider].windowMs)}: a retry the provider would still recognise must be recognised locally too, or the local side would run it as new.`))),
     ...(keys ? [codeBlock(keys.language === 'markdown' ? 'text' : keys.language, keys.content, keys.path)] : []),
   ]);
 }

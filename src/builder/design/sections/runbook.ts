@@ -62,7 +62,7 @@ export function runbookSection(ctx: DesignContext): Section {
   return section(
     'runbook',
     '13. Operational runbook',
-    [para(plain(`Procedures for the on-call engineer, with runnable ${plan.stack.storeName} queries. Placeholders are written <like_this>. Also written to docs/idempotency-runbook.md.`))],
+    [para(plain(`Procedures for the on-call engineer, with runnable ${plan.stack.storeName} queries. Placeholders are written <like_this>. Also written to runbook.md beside the generated code.`))],
     [stuck, splitBrain, maintenance, divergence, flooding],
   );
 }

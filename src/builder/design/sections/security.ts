@@ -1,5 +1,5 @@
 /** Section 8: security — the eight points, tailored to the stack. */
-import { bullets, labelled, para, section, txt } from '../inline.js';
+import { bullets, labelled, para, rich, section, txt } from '../inline.js';
 import type { Section } from '../model.js';
 import type { StoreKind } from '../plan/stack.js';
 import type { DesignContext } from './context.js';
@@ -26,7 +26,7 @@ export function securitySection(ctx: DesignContext): Section {
       labelled('Guessability', txt`client keys must be UUIDv4 or ULID (at least 80 random bits, UUIDv4 122); anything shorter or patterned is refused with 400. Derived keys (webhooks, messages) are only accepted after the signature or the broker’s authentication is verified.`),
       labelled('Rate limiting', txt`more than 100 new keys a minute from one principal answers 429 with Retry-After (the runtime’s \`rateLimit\`, on Redis when several instances serve traffic), and \`idempotency.keys_created_per_user\` tracks the volume.`),
       labelled('409 responses', txt`a mismatch says only that the key was used with different parameters. It never returns the original body, its fingerprint or the stored response.`),
-      labelled('PII in stored responses', txt`${payments ? 'payment responses are stored in full so a retry gets the same answer; ' : ''}${ENCRYPTION[plan.stack.store]}. For non-critical actions store only the status and a SHA-256 of the body (the runtime’s hash-only codec) — a replay then confirms the outcome without keeping personal data. Retention (section 5.4) bounds how long anything is kept; GDPR erasure deletes a user’s records by \`user_id\`.`),
+      labelled('PII in stored responses', txt`${payments ? 'payment responses are stored in full so a retry gets the same answer; ' : ''}${rich(ENCRYPTION[plan.stack.store])}. For non-critical actions store only the status and a SHA-256 of the body (the runtime’s hash-only codec) — a replay then confirms the outcome without keeping personal data. Retention (section 5.4) bounds how long anything is kept; GDPR erasure deletes a user’s records by \`user_id\`.`),
       labelled('Log hygiene', txt`never log full keys, fingerprints or bodies. The runtime logs keys as \`h:\` + the first 12 hex characters of their SHA-256 — enough to correlate log lines, useless to replay a request.`),
     ]),
   ]);

@@ -11,6 +11,7 @@ import { mongoSetupScript } from './mongodb.js';
 import { mysqlDdl, mysqlStatements } from './mysql.js';
 import { postgresDdl, postgresStatements, type SqlSchemaOptions } from './postgresql.js';
 import { redisScripts } from './redis.js';
+import { runtimeSchemaArtifacts } from './runtime-schema.js';
 import { sqliteDdl, sqliteStatements } from './sqlite.js';
 
 export type SqlStore = 'postgresql' | 'mysql' | 'sqlite';
@@ -50,6 +51,8 @@ export function schemaOptions(plan: Plan): SqlSchemaOptions {
  * @example storeArtifacts(plan).map((a) => a.path)
  */
 export function storeArtifacts(plan: Plan): Artifact[] {
+  const runtime = runtimeSchemaArtifacts(plan);
+  if (runtime) return runtime;
   const store = plan.stack.store;
   if (isSqlStore(store)) {
     const options = schemaOptions(plan);

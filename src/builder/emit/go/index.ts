@@ -9,7 +9,6 @@ import { ginGo, middlewareGo } from './http.js';
 import { storeGo } from './stores.js';
 import { cleanupGo, goTests } from './tests.js';
 
-const DIR = 'internal/idempotency';
 
 /**
  * Every generated Go file for the plan.
@@ -18,15 +17,15 @@ const DIR = 'internal/idempotency';
 export function goArtifacts(plan: Plan): Artifact[] {
   const store = storeGo(plan);
   const files: Artifact[] = [
-    { path: `${DIR}/fingerprint.go`, language: 'go', content: fingerprintGo(plan), purpose: 'Fingerprint utility, identical to the TypeScript runtime’s.' },
-    { path: `${DIR}/engine.go`, language: 'go', content: engineGo(plan), purpose: 'The flow: claim, run once, store, replay; heartbeat; consumers.' },
-    { path: `${DIR}/${store.file}`, language: 'go', content: store.content, purpose: `The ${plan.stack.storeName} store.` },
-    { path: `${DIR}/middleware.go`, language: 'go', content: middlewareGo(), purpose: 'net/http middleware.' },
+    { path: `fingerprint.go`, language: 'go', content: fingerprintGo(plan), purpose: 'Fingerprint utility, identical to the TypeScript runtime’s.' },
+    { path: `engine.go`, language: 'go', content: engineGo(plan), purpose: 'The flow: claim, run once, store, replay; heartbeat; consumers.' },
+    { path: `${store.file}`, language: 'go', content: store.content, purpose: `The ${plan.stack.storeName} store.` },
+    { path: `middleware.go`, language: 'go', content: middlewareGo(), purpose: 'net/http middleware.' },
   ];
-  if (plan.stack.framework === 'gin') files.push({ path: `${DIR}/gin.go`, language: 'go', content: ginGo(), purpose: 'Gin handler wrapper (build tag gin).' });
+  if (plan.stack.framework === 'gin') files.push({ path: `gin.go`, language: 'go', content: ginGo(), purpose: 'Gin handler wrapper (build tag gin).' });
   const providers = providerKeysGo(plan);
-  if (providers) files.push({ path: `${DIR}/provider_keys.go`, language: 'go', content: providers, purpose: 'Deterministic provider keys.' });
-  files.push({ path: `${DIR}/cleanup.go`, language: 'go', content: cleanupGo(plan), purpose: 'Cleanup job.' });
-  files.push({ path: `${DIR}/idempotency_test.go`, language: 'go', content: goTests(plan), purpose: 'go test suite for the section 11 scenarios.' });
+  if (providers) files.push({ path: `provider_keys.go`, language: 'go', content: providers, purpose: 'Deterministic provider keys.' });
+  files.push({ path: `cleanup.go`, language: 'go', content: cleanupGo(plan), purpose: 'Cleanup job.' });
+  files.push({ path: `idempotency_test.go`, language: 'go', content: goTests(plan), purpose: 'go test suite for the section 11 scenarios.' });
   return files;
 }

@@ -4,13 +4,11 @@
  */
 import type { Artifact } from '../../design/model.js';
 import type { Plan } from '../../design/plan/plan.js';
-import { fingerprintJava, JAVA_PACKAGE, providerKeysJava } from './core.js';
+import { fingerprintJava, providerKeysJava } from './core.js';
 import { engineJava } from './engine.js';
 import { cleanupJava, executorJava, javaTests } from './spring.js';
 import { storeJava } from './stores.js';
 
-const MAIN = `src/main/java/${JAVA_PACKAGE.replace(/\./g, '/')}`;
-const TEST = `src/test/java/${JAVA_PACKAGE.replace(/\./g, '/')}`;
 
 /**
  * Every generated Java file for the plan.
@@ -19,14 +17,14 @@ const TEST = `src/test/java/${JAVA_PACKAGE.replace(/\./g, '/')}`;
 export function javaArtifacts(plan: Plan): Artifact[] {
   const store = storeJava(plan);
   const files: Artifact[] = [
-    { path: `${MAIN}/Fingerprint.java`, language: 'java', content: fingerprintJava(plan), purpose: 'Fingerprint utility, identical to the TypeScript runtime’s.' },
-    { path: `${MAIN}/IdempotencyEngine.java`, language: 'java', content: engineJava(plan), purpose: 'The flow: claim, run once, store, replay; heartbeat.' },
-    { path: `${MAIN}/${store.file}`, language: 'java', content: store.content, purpose: `The ${plan.stack.storeName} store.` },
-    { path: `${MAIN}/IdempotentExecutor.java`, language: 'java', content: executorJava(), purpose: 'Spring component controllers call.' },
-    { path: `${MAIN}/IdempotencyCleanupJob.java`, language: 'java', content: cleanupJava(plan), purpose: 'Scheduled cleanup job.' },
+    { path: `Fingerprint.java`, language: 'java', content: fingerprintJava(plan), purpose: 'Fingerprint utility, identical to the TypeScript runtime’s.' },
+    { path: `IdempotencyEngine.java`, language: 'java', content: engineJava(plan), purpose: 'The flow: claim, run once, store, replay; heartbeat.' },
+    { path: `${store.file}`, language: 'java', content: store.content, purpose: `The ${plan.stack.storeName} store.` },
+    { path: `IdempotentExecutor.java`, language: 'java', content: executorJava(), purpose: 'Spring component controllers call.' },
+    { path: `IdempotencyCleanupJob.java`, language: 'java', content: cleanupJava(plan), purpose: 'Scheduled cleanup job.' },
   ];
   const providers = providerKeysJava(plan);
-  if (providers) files.push({ path: `${MAIN}/ProviderKeys.java`, language: 'java', content: providers, purpose: 'Deterministic provider keys.' });
-  files.push({ path: `${TEST}/IdempotencyEngineTest.java`, language: 'java', content: javaTests(plan), purpose: 'JUnit 5 suite for the section 11 scenarios.' });
+  if (providers) files.push({ path: `ProviderKeys.java`, language: 'java', content: providers, purpose: 'Deterministic provider keys.' });
+  files.push({ path: `IdempotencyEngineTest.java`, language: 'java', content: javaTests(plan), purpose: 'JUnit 5 suite for the section 11 scenarios.' });
   return files;
 }

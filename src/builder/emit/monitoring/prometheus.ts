@@ -137,7 +137,7 @@ export function prometheusRulesFile(plan: Plan): string {
     annotations: {
       summary: `${metric.name} (${metric.type}): ${metric.meaning}`,
       description: `Fires when ${metric.threshold}.`,
-      runbook: `docs/idempotency-runbook.md#${metric.runbook}`,
+      runbook: `runbook.md#${metric.runbook}`,
     },
   }));
   const header = `# Prometheus alerting rules for the idempotency layer of ${plan.projectName}.\n# Counters are exposed with the _total suffix (prom-client through idempotency-builder/prometheus,\n# prometheus_client, Micrometer). Load with rule_files: [idempotency-alerts.yml].\n`;

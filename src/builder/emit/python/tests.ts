@@ -23,15 +23,15 @@ def test_saga_step_2_fails_retry_resumes_from_step_2():
 `
     : '';
   return `"""Idempotency test scenarios (design document, section 11) for ${target.action.name}, on an in-memory
-store with a controllable clock. Run with: python -m pytest tests"""
+store with a controllable clock. Run with: python -m pytest <this folder>"""
 import threading
 import time
 import uuid
 
 import pytest
 
-from idempotency.engine import POLICIES, Claimed, Existing, run
-from idempotency.fingerprint import fingerprint
+from .engine import POLICIES, Claimed, Existing, run
+from .fingerprint import fingerprint
 
 ACTION = ${JSON.stringify(target.action.name)}
 POLICY = POLICIES[ACTION]

@@ -10,7 +10,7 @@ function subject(plan: Plan): ActionPlan {
 }
 
 /**
- * The test file; it imports the generated modules from `../src/idempotency/`.
+ * The test file; it imports the generated modules beside it.
  * @example testFile(plan, 'vitest').includes('Concurrent requests with same key')
  */
 export function testFile(plan: Plan, framework: 'vitest' | 'jest'): string {
@@ -26,9 +26,9 @@ import { randomUUID } from 'node:crypto';
 ${importLine}
 import { createIdempotency, IdempotencyError } from 'idempotency-builder';
 import { createMemoryStore } from 'idempotency-builder/memory';
-import { fingerprint } from '../src/idempotency/fingerprints.js';
-import { problemFor } from '../src/idempotency/http-problems.js';
-import { PermanentError, POLICIES } from '../src/idempotency/idempotency.js';
+import { fingerprint } from './fingerprints.js';
+import { problemFor } from './http-problems.js';
+import { PermanentError, POLICIES } from './idempotency.js';
 
 const ACTION = ${JSON.stringify(name)} as const;
 const { leaseMs, ttlMs } = POLICIES[ACTION];

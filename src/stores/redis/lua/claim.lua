@@ -11,9 +11,8 @@
   ARGV[4]  leaseMs
   ARGV[5]  ttlMs
   ARGV[6]  '1' to replace an expired COMPLETED/FAILED record, '0' to return it
-  ARGV[7]  keepExpiredMs: how long Redis keeps a record after max(expiresAt, lockedUntil)
-  ARGV[8]  key    (stored so that scans can answer without parsing key names)
-  ARGV[9]  scope
+  ARGV[7]  key    (stored so that scans can answer without parsing key names)
+  ARGV[8]  scope
 
   Returns
     {'claimed', lockVersion, reclaimed 0|1, replacedExpired 0|1, lockedUntil}
@@ -23,25 +22,22 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local record, fence = KEYS[1], KEYS[2]
 local fingerprint, hasOwner, owner = ARGV[1], ARGV[2] == '1', ARGV[3]
-local leaseMs, ttlMs, keepMs = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[7])
+local leaseMs, ttlMs = tonumber(ARGV[4]), tonumber(ARGV[5])
 local lockedUntil, expiresAt = now + leaseMs, now + ttlMs
 
--- Redis drops the record only after both its retention and its lease are over (plus keepMs),
--- so a lease never outlives the record.
-local function expireAt(ea, lu)
-  redis.call('PEXPIREAT', record, math.max(ea, lu) + keepMs)
-end
+-- A PROCESSING record has no Redis TTL: an orphan may stand for a half-done side effect, so it
+-- stays (visible to listStuck) until the same intent reclaims it or an operator releases it.
+-- Only complete/fail set PEXPIREAT. A lease can therefore never outlive its record.
 
 -- One HSET for the whole fresh record (fewer redis.call round trips inside the script).
 local function insert(lockVersion)
-  local fields = {'k', ARGV[8], 'sp', ARGV[9], 'fp', fingerprint, 's', 'PROCESSING',
+  local fields = {'k', ARGV[7], 'sp', ARGV[8], 'fp', fingerprint, 's', 'PROCESSING',
     'v', lockVersion, 'lu', lockedUntil, 'ca', now, 'ea', expiresAt}
   if hasOwner then
     fields[#fields + 1] = 'o'
     fields[#fields + 1] = owner
   end
   redis.call('HSET', record, unpack(fields))
-  expireAt(expiresAt, lockedUntil)
 end
 
 -- Every field at once: a duplicate (the common answer) is served from this one read.
@@ -61,7 +57,7 @@ if not status then
 end
 
 if status ~= 'PROCESSING' and storedExpiry <= now and ARGV[6] == '1' then
-  redis.call('DEL', record) -- drop the old response and owner
+  redis.call('DEL', record) -- drop the old response, owner and TTL
   insert(version + 1)
   return {'claimed', version + 1, 0, 1, lockedUntil}
 end
@@ -69,7 +65,6 @@ end
 local sameOwner = (hasOwner and storedOwner == owner) or (not hasOwner and not storedOwner)
 if status == 'PROCESSING' and storedLease <= now and storedFingerprint == fingerprint and sameOwner then
   redis.call('HSET', record, 'v', version + 1, 'lu', lockedUntil, 'ea', expiresAt)
-  expireAt(expiresAt, lockedUntil)
   return {'claimed', version + 1, 1, 0, lockedUntil}
 end
 

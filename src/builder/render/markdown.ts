@@ -1,0 +1,109 @@
+/**
+ * Markdown rendering of the design model (CommonMark + GFM tables). Every user-derived string is
+ * escaped, so nothing in the answers can inject HTML or markup into the document.
+ */
+import type { Block, DesignModel, Inline, Section } from '../design/model.js';
+
+export const MARKER_PREFIX = 'idempotency-builder:design';
+
+/** Backslash-escapes the characters that would start markup (CommonMark allows it for all ASCII punctuation). */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/([\\`*_[\]<>|~])/g, '\\$1')
+    .replace(/^([#+-])(?=\s)/, '\\$1')
+    .replace(/^(\d+)\.(?=\s)/, '$1\\.')
+    .replace(/\r?\n/g, ' ');
+}
+
+function codeSpan(text: string, inTable: boolean): string {
+  const body = inTable ? text.replace(/\|/g, '\\|') : text;
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${body}${pad}${fence}`;
+}
+
+export function renderInlineMarkdown(content: readonly Inline[], inTable = false): string {
+  return content
+    .map((part) => {
+      if ('text' in part) return escapeMarkdown(part.text);
+      if ('code' in part) return codeSpan(part.code, inTable);
+      if ('strong' in part) return `**${escapeMarkdown(part.strong)}**`;
+      return `[${escapeMarkdown(part.link.text)}](#${part.link.target})`;
+    })
+    .join('');
+}
+
+function fenceFor(code: string): string {
+  const longest = Math.max(2, ...[...code.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+function renderBlock(block: Block): string | undefined {
+  switch (block.kind) {
+    case 'paragraph':
+      return renderInlineMarkdown(block.content);
+    case 'list':
+      if (block.items.length === 0) return undefined;
+      return block.items.map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${renderInlineMarkdown(item)}`).join('\n');
+    case 'table': {
+      if (block.rows.length === 0) return undefined;
+      const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+      const lines = [
+        ...(block.caption ? [`*${escapeMarkdown(block.caption)}*`, ''] : []),
+        row(block.columns.map((column) => escapeMarkdown(column))),
+        row(block.columns.map(() => '---')),
+        ...block.rows.map((cells) => row(cells.map((cell) => renderInlineMarkdown(cell, true)))),
+      ];
+      return lines.join('\n');
+    }
+    case 'code': {
+      const fence = fenceFor(block.code);
+      const title = block.title ? `*${escapeMarkdown(block.title)}*\n\n` : '';
+      return `${title}${fence}${block.language}\n${block.code}\n${fence}`;
+    }
+    case 'callout':
+      return [`> **${escapeMarkdown(block.title)}**`, '>', ...block.items.map((item) => `> - ${renderInlineMarkdown(item)}`)].join('\n');
+  }
+}
+
+function renderSection(section: Section, level: number): string {
+  const heading = `<a id="${section.id}"></a>\n\n${'#'.repeat(Math.min(level, 6))} ${escapeMarkdown(section.title)}`;
+  const blocks = section.blocks.map(renderBlock).filter((block): block is string => block !== undefined);
+  const children = section.children.map((child) => renderSection(child, level + 1));
+  return [heading, ...blocks, ...children].join('\n\n');
+}
+
+function tocLines(sections: readonly Section[], depth: number): string[] {
+  return sections.flatMap((section) => [
+    `${'  '.repeat(depth)}- [${escapeMarkdown(section.title)}](#${section.id})`,
+    ...(depth < 1 ? tocLines(section.children, depth + 1) : []),
+  ]);
+}
+
+/**
+ * The whole document as Markdown, with a machine-readable marker for `checkDocument`.
+ * @example writeFileSync('docs/idempotency-design.md', renderMarkdown(model));
+ */
+export function renderMarkdown(model: DesignModel): string {
+  const marker = `<!-- ${MARKER_PREFIX} ${JSON.stringify(model.meta).replace(/--/g, '\\u002d\\u002d')} -->`;
+  const parts = [
+    marker,
+    `# ${escapeMarkdown(model.title)}`,
+    `*${escapeMarkdown(model.subtitle)}*`,
+    '## Contents',
+    tocLines(model.sections, 0).join('\n'),
+    ...model.sections.map((section) => renderSection(section, 2)),
+    '---',
+    `Generated ${escapeMarkdown(model.generatedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} by idempotency-builder.`,
+  ];
+  return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * A few sections as a standalone Markdown file (used for the runbook artifact).
+ * @example renderMarkdownSections('Runbook', [runbookSection])
+ */
+export function renderMarkdownSections(title: string, sections: readonly Section[]): string {
+  return `${[`# ${escapeMarkdown(title)}`, ...sections.map((section) => renderSection(section, 2))].join('\n\n')}\n`;
+}
