@@ -12,6 +12,7 @@
  */
 import {
   ExpiredKeyRejectedError,
+  IdempotencyError,
   FingerprintMismatchError,
   InProgressError,
   KeyNotFoundError,
@@ -117,7 +118,8 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     try {
       return await call();
     } catch (error) {
-      throw new StoreUnavailableError(operation, error);
+      // A store that already classified its failure keeps its own typed error.
+      throw error instanceof IdempotencyError ? error : new StoreUnavailableError(operation, error);
     }
   }
 

@@ -5,8 +5,15 @@
  * taken from the store's own clock (SQL `now()`, Redis `TIME`, SQLite `unixepoch`), never from the
  * application server, so that app servers with skewed clocks agree on who holds a lease.
  *
+ * Fencing tokens: a fresh record's lockVersion is the store clock in ms, and every reclaim,
+ * replacement or force-release adds 1. A released key's next incarnation therefore starts above
+ * every token the previous one handed out (a reclaim needs a lapsed lease, so a key cannot gain
+ * more than one version per millisecond), and a stalled holder can never match a newer record.
+ * Starting every record at 1 would let A(v1) stall, B(v2) reclaim and release, C claim v1 again —
+ * and A's late write land in C's record. Columns holding it need 64 bits.
+ *
  * State machine (ARCHITECTURE.md):
- *   absent                      --claim-->            PROCESSING(v=1)
+ *   absent                      --claim-->            PROCESSING(v = store-now in ms)
  *   PROCESSING(v)               --complete/fail(v)--> COMPLETED | FAILED
  *   PROCESSING(v)               --release(v)-->       absent          (transient error)
  *   PROCESSING(v), lease over   --claim-->            PROCESSING(v+1) (orphan reclaim, same fingerprint)

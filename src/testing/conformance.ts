@@ -83,13 +83,16 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
   };
 
   describe.skipIf(Boolean(skip))(`store conformance: ${name}${skip ? ` (skipped: ${skip})` : ''}`, () => {
-    it('claims an absent key once, as PROCESSING v1 with a store-clock lease', withStore(async (store) => {
+    it('claims an absent key once, as PROCESSING with a store-clock token and lease', withStore(async (store) => {
       const key = testKey('absent');
       const before = await store.now();
       const result = claimed(await store.claim(input(key)));
-      expect(result).toMatchObject({ lockVersion: 1, reclaimed: false, replacedExpired: false });
+      expect(result).toMatchObject({ reclaimed: false, replacedExpired: false });
+      // A fresh record's fencing token starts at the store clock (ms), so it outgrows every token
+      // an earlier, released incarnation of the same key handed out.
+      expect(result.lockVersion).toBeGreaterThanOrEqual(before);
       const record = await store.get({ key, scope: 'user-1' });
-      expect(record).toMatchObject({ key, scope: 'user-1', fingerprint: fp, status: 'PROCESSING', lockVersion: 1, response: null, owner: null });
+      expect(record).toMatchObject({ key, scope: 'user-1', fingerprint: fp, status: 'PROCESSING', lockVersion: result.lockVersion, response: null, owner: null });
       expect(record!.lockedUntil).toBeGreaterThanOrEqual(before + leaseMs - 50);
       expect(record!.expiresAt).toBeGreaterThanOrEqual(before + ttlMs - 1000);
       expect(await store.get({ key, scope: 'user-2' })).toBeNull();
@@ -97,18 +100,21 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
 
     it(`gives exactly one of ${concurrency} concurrent claims of one key`, withStore(async (store) => {
       const key = testKey('race');
-      const results = await Promise.all(Array.from({ length: concurrency }, () => store.claim(input(key))));
-      const winners = results.filter((r) => r.outcome === 'claimed');
+      // A long lease: a slow burst on a loaded host must not turn late duplicates into reclaims.
+      const results = await Promise.all(Array.from({ length: concurrency }, () => store.claim(input(key, { leaseMs: 30_000 }))));
+      const winners = results.filter((r) => r.outcome === 'claimed').map(claimed);
       expect(winners).toHaveLength(1);
       for (const r of results.filter((r) => r.outcome === 'existing')) {
         expect(existing(r).record.status).toBe('PROCESSING');
-        expect(existing(r).record.lockVersion).toBe(1);
+        expect(existing(r).record.lockVersion).toBe(winners[0]!.lockVersion);
       }
     }));
 
     it('never answers "not found" when many fresh keys are claimed concurrently with duplicates', withStore(async (store) => {
       const keys = Array.from({ length: 16 }, (_, i) => testKey(`fresh${i}`));
-      const results = await Promise.all(keys.flatMap((key) => Array.from({ length: 4 }, () => store.claim(input(key)).then((r) => ({ key, r })))));
+      const results = await Promise.all(
+        keys.flatMap((key) => Array.from({ length: 4 }, () => store.claim(input(key, { leaseMs: 30_000 })).then((r) => ({ key, r })))),
+      );
       for (const key of keys) {
         const mine = results.filter((x) => x.key === key).map((x) => x.r);
         expect(mine.filter((r) => r.outcome === 'claimed')).toHaveLength(1);
@@ -135,35 +141,35 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
 
     it('lets exactly one of many concurrent reclaimers take over an orphan, growing lockVersion', withStore(async (store) => {
       const key = testKey('orphan');
-      claimed(await store.claim(input(key)));
+      const first = claimed(await store.claim(input(key)));
       await sleep(leaseMs + 60);
-      const results = await Promise.all(Array.from({ length: Math.min(concurrency, 32) }, () => store.claim(input(key))));
+      const results = await Promise.all(Array.from({ length: Math.min(concurrency, 32) }, () => store.claim(input(key, { leaseMs: 30_000 }))));
       const winners = results.filter((r) => r.outcome === 'claimed').map(claimed);
       expect(winners).toHaveLength(1);
-      expect(winners[0]).toMatchObject({ lockVersion: 2, reclaimed: true });
-      expect((await store.get({ key, scope: 'user-1' }))!.lockVersion).toBe(2);
+      expect(winners[0]).toMatchObject({ lockVersion: first.lockVersion + 1, reclaimed: true });
+      expect((await store.get({ key, scope: 'user-1' }))!.lockVersion).toBe(first.lockVersion + 1);
     }));
 
     it('does not let a different fingerprint take over an orphan', withStore(async (store) => {
       const key = testKey('orphanfp');
-      claimed(await store.claim(input(key)));
+      const first = claimed(await store.claim(input(key)));
       await sleep(leaseMs + 60);
       const result = existing(await store.claim(input(key, { fingerprint: otherFp })));
       expect(result.record.fingerprint).toBe(fp);
-      expect(result.record.lockVersion).toBe(1);
+      expect(result.record.lockVersion).toBe(first.lockVersion);
     }));
 
     it('refuses stale complete/fail/release/extend after a reclaim, changing nothing', withStore(async (store) => {
       const key = testKey('stale');
       const id = { key, scope: 'user-1' };
-      claimed(await store.claim(input(key)));
+      const { lockVersion: stale } = claimed(await store.claim(input(key)));
       await sleep(leaseMs + 60);
       const second = claimed(await store.claim(input(key)));
       const response = binaryResponse(8);
-      expect(await store.complete({ ...id, lockVersion: 1, response, ttlMs })).toBe('lost');
-      expect(await store.fail({ ...id, lockVersion: 1, response, ttlMs })).toBe('lost');
-      expect(await store.release({ ...id, lockVersion: 1 })).toBe('lost');
-      expect(await store.extend({ ...id, lockVersion: 1, leaseMs: 60_000 })).toBe('lost');
+      expect(await store.complete({ ...id, lockVersion: stale, response, ttlMs })).toBe('lost');
+      expect(await store.fail({ ...id, lockVersion: stale, response, ttlMs })).toBe('lost');
+      expect(await store.release({ ...id, lockVersion: stale })).toBe('lost');
+      expect(await store.extend({ ...id, lockVersion: stale, leaseMs: 60_000 })).toBe('lost');
       const record = await store.get(id);
       expect(record).toMatchObject({ status: 'PROCESSING', lockVersion: second.lockVersion, response: null });
       expect(record!.lockedUntil!).toBeLessThan((await store.now()) + leaseMs + 1000);
@@ -220,6 +226,23 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
       expect(again.reclaimed).toBe(false);
     }));
 
+    it('never hands out a token again after release: a stalled old holder stays fenced out', withStore(async (store) => {
+      // A claims and stalls; B reclaims and releases (transient error); C claims the free key.
+      // A's late completion must not land in C's record.
+      const key = testKey('aba');
+      const id = { key, scope: 'user-1' };
+      const a = claimed(await store.claim(input(key)));
+      await sleep(leaseMs + 60);
+      const b = claimed(await store.claim(input(key)));
+      expect(await store.release({ ...id, lockVersion: b.lockVersion })).toBe('applied');
+      await sleep(5);
+      const c = claimed(await store.claim(input(key, { fingerprint: otherFp, leaseMs: 30_000 })));
+      expect(c.lockVersion).toBeGreaterThan(b.lockVersion);
+      expect(await store.complete({ ...id, lockVersion: a.lockVersion, response: binaryResponse(3), ttlMs })).toBe('lost');
+      expect(await store.complete({ ...id, lockVersion: c.lockVersion, response: binaryResponse(5), ttlMs })).toBe('applied');
+      expect((await store.get(id))!.fingerprint).toBe(otherFp);
+    }));
+
     it('extends a held lease on the store clock and refuses to extend a finished record', withStore(async (store) => {
       const key = testKey('extend');
       const id = { key, scope: 'user-1' };
@@ -253,7 +276,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
       const { lockVersion } = claimed(await store.claim(input(key)));
       await store.complete({ ...id, lockVersion, response: binaryResponse(4), ttlMs: 50 });
       await sleep(120);
-      const results = await Promise.all(Array.from({ length: Math.min(concurrency, 32) }, () => store.claim(input(key))));
+      const results = await Promise.all(Array.from({ length: Math.min(concurrency, 32) }, () => store.claim(input(key, { leaseMs: 30_000 }))));
       expect(results.filter((r) => r.outcome === 'claimed')).toHaveLength(1);
       for (const r of results) if (r.outcome === 'existing') expect(r.record.status).toBe('PROCESSING');
     }));
@@ -311,13 +334,13 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     it('lets only the newest holder finish when an old and a new holder race to complete', withStore(async (store) => {
       const key = testKey('finishrace');
       const id = { key, scope: 'user-1' };
-      claimed(await store.claim(input(key)));
+      const { lockVersion: stale } = claimed(await store.claim(input(key)));
       await sleep(leaseMs + 60);
       const second = claimed(await store.claim(input(key)));
       const results = await Promise.all([
-        store.complete({ ...id, lockVersion: 1, response: binaryResponse(3), ttlMs }),
+        store.complete({ ...id, lockVersion: stale, response: binaryResponse(3), ttlMs }),
         store.complete({ ...id, lockVersion: second.lockVersion, response: binaryResponse(5), ttlMs }),
-        store.fail({ ...id, lockVersion: 1, response: binaryResponse(7), ttlMs }),
+        store.fail({ ...id, lockVersion: stale, response: binaryResponse(7), ttlMs }),
       ]);
       expect(results).toEqual(['lost', 'applied', 'lost']);
       expect((await store.get(id))!.response!.body.byteLength).toBe(5);
@@ -325,10 +348,10 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
 
     it('does not let another owner take over an orphan in a shared namespace', withStore(async (store) => {
       const key = testKey('orphanowner');
-      claimed(await store.claim(input(key, { scope: 'global', owner: 'alice' })));
+      const first = claimed(await store.claim(input(key, { scope: 'global', owner: 'alice' })));
       await sleep(leaseMs + 60);
       const result = existing(await store.claim(input(key, { scope: 'global', owner: 'bob' })));
-      expect(result.record).toMatchObject({ owner: 'alice', lockVersion: 1, status: 'PROCESSING' });
+      expect(result.record).toMatchObject({ owner: 'alice', lockVersion: first.lockVersion, status: 'PROCESSING' });
       expect(claimed(await store.claim(input(key, { scope: 'global', owner: 'alice' }))).reclaimed).toBe(true);
     }));
 

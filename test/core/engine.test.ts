@@ -192,16 +192,18 @@ describe('engine: leases, heartbeats and fencing', () => {
     const metrics = countingMetrics();
     const idem = createIdempotency({ store, leaseMs: 50, ttlMs: 60_000, heartbeat: false, metrics: metrics.sink });
     const stalled = deferred();
-    const first = idem.run(request(), async () => {
+    let firstVersion = 0;
+    const first = idem.run(request(), async ({ lockVersion }) => {
+      firstVersion = lockVersion;
       await stalled.promise;
       return 'stale';
     });
     await sleep(80);
     const second = await idem.run(request(), async ({ reclaimed, lockVersion }) => ({ reclaimed, lockVersion }));
-    expect(second.value).toEqual({ reclaimed: true, lockVersion: 2 });
+    expect(second.value).toEqual({ reclaimed: true, lockVersion: firstVersion + 1 });
     stalled.resolve();
     await expect(first).rejects.toBeInstanceOf(LeaseLostError);
-    expect(await idem.run(request(), async () => 'third')).toEqual({ value: { reclaimed: true, lockVersion: 2 }, replayed: true });
+    expect(await idem.run(request(), async () => 'third')).toEqual({ value: { reclaimed: true, lockVersion: firstVersion + 1 }, replayed: true });
     expect(metrics.count(METRICS.orphanReclaims)).toBe(1);
   });
 

@@ -6,7 +6,7 @@
 //      dead worker's run (a retry right after the kill gets `in_progress`, and the retry that
 //      does run starts, on the store clock, only after the dead worker's last lease ended);
 //   2. is reclaimed by a retry once the lease is over: the retry runs, is counted as an orphan
-//      reclaim (`idempotency.orphan_reclaims` = 1), holds lockVersion 2 and completes;
+//      reclaim (`idempotency.orphan_reclaims` = 1), holds the next lockVersion and completes;
 //   3. ends with exactly ONE stored result — the retry's — which later duplicates replay, while a
 //      late write carrying the dead worker's token (v1) is refused.
 // What it does not prove, because it is not true: that the action runs once. The dead worker's
@@ -55,7 +55,8 @@ it('a worker killed with SIGKILL mid-action: its lease blocks duplicates, then a
 
   const worker = spawnWorker<CrashMessage>('crash-worker.ts', config);
   const started = await worker.next('started', 30_000);
-  expect(started).toMatchObject({ lockVersion: 1, reclaimed: false });
+  expect(started).toMatchObject({ reclaimed: false });
+  const v1 = started.lockVersion;
 
   const store = createSqliteStore({ filename: config.filename });
   const metrics = countingMetrics();
@@ -64,7 +65,7 @@ it('a worker killed with SIGKILL mid-action: its lease blocks duplicates, then a
   // Alive past its first lease: only the child's heartbeat (every leaseMs/3) can keep it held.
   await sleep(config.leaseMs * 1.5);
   const held = await store.get(id);
-  expect(held).toMatchObject({ status: 'PROCESSING', lockVersion: 1 });
+  expect(held).toMatchObject({ status: 'PROCESSING', lockVersion: v1 });
   expect(held!.lockedUntil!).toBeGreaterThan(await store.now());
   // Kill right after a heartbeat lands, so a whole lease is left to observe (even on a loaded machine).
   let seen = held!.lockedUntil!;
@@ -77,7 +78,7 @@ it('a worker killed with SIGKILL mid-action: its lease blocks duplicates, then a
   worker.child.kill('SIGKILL');
   expect(await worker.exited).toMatchObject({ signal: 'SIGKILL' });
   const orphan = await store.get(id);
-  expect(orphan).toMatchObject({ status: 'PROCESSING', lockVersion: 1 }); // nothing cleaned up after the kill
+  expect(orphan).toMatchObject({ status: 'PROCESSING', lockVersion: v1 }); // nothing cleaned up after the kill
 
   let retryRuns = 0;
   const action = async () => {
@@ -99,11 +100,11 @@ it('a worker killed with SIGKILL mid-action: its lease blocks duplicates, then a
   expect(metrics.count(METRICS.orphanReclaims)).toBe(1);
 
   const record = await store.get(id);
-  expect(record).toMatchObject({ status: 'COMPLETED', lockVersion: 2, lockedUntil: null });
+  expect(record).toMatchObject({ status: 'COMPLETED', lockVersion: v1 + 1, lockedUntil: null });
   expect(JSON.parse(new TextDecoder().decode(record!.response!.body))).toEqual(retried.value);
 
   // The dead worker's token is fenced out; duplicates replay the one stored result.
-  const late = { ...id, lockVersion: 1, ttlMs: 60_000, response: { statusCode: null, headers: null, body: new Uint8Array([1]), encoding: 'json' } };
+  const late = { ...id, lockVersion: v1, ttlMs: 60_000, response: { statusCode: null, headers: null, body: new Uint8Array([1]), encoding: 'json' } };
   expect(await store.complete(late)).toBe('lost');
   const duplicate = await idempotency.run(request, action);
   expect(duplicate).toEqual({ value: retried.value, replayed: true });

@@ -61,20 +61,23 @@ describe(`sqlite store shared by ${PROCESSES} processes`, () => {
       expect(attempts).toHaveLength(PROCESSES * 8);
       const winners = attempts.filter((a) => a.outcome === 'claimed');
       expect(winners, key).toHaveLength(1);
-      expect(winners[0]).toMatchObject({ lockVersion: 1, reclaimed: false });
-      expect(attempts.filter((a) => a.outcome === 'existing').every((a) => a.lockVersion === 1)).toBe(true);
+      expect(winners[0]).toMatchObject({ reclaimed: false });
+      expect(attempts.filter((a) => a.outcome === 'existing').every((a) => a.lockVersion === winners[0]!.lockVersion)).toBe(true);
     }
     expectOverlap(results);
   }, 60_000);
 
-  it('lets exactly one process reclaim each orphan, at lockVersion 2', async () => {
+  it('lets exactly one process reclaim each orphan, at the next lockVersion', async () => {
     const filename = join(dir, `mp-${++files}.db`);
     const keys = keysFor('orphan', 16);
     const store = createSqliteStore({ filename });
     const fingerprint = fingerprintFields(['race', 1]);
+    const versions = new Map<string, number>();
     for (const key of keys) {
-      // a worker that claimed with a 50 ms lease and died: PROCESSING v1, lease soon over
-      await store.claim({ key, scope: 'tenant-1', fingerprint, owner: null, leaseMs: 50, ttlMs: 60_000, replaceExpired: true });
+      // a worker that claimed with a 50 ms lease and died: PROCESSING v, lease soon over
+      const claim = await store.claim({ key, scope: 'tenant-1', fingerprint, owner: null, leaseMs: 50, ttlMs: 60_000, replaceExpired: true });
+      if (claim.outcome !== 'claimed') throw new Error('setup claim failed');
+      versions.set(key, claim.lockVersion);
     }
     await store.close();
     const results = await race({ filename, mode: 'claim', keys, duplicates: 6, leaseMs: 30_000, jitterMs: 50 });
@@ -82,7 +85,7 @@ describe(`sqlite store shared by ${PROCESSES} processes`, () => {
     for (const key of keys) {
       const winners = seen.get(key)!.filter((a) => a.outcome === 'claimed');
       expect(winners, key).toHaveLength(1);
-      expect(winners[0]).toMatchObject({ lockVersion: 2, reclaimed: true });
+      expect(winners[0]).toMatchObject({ lockVersion: versions.get(key)! + 1, reclaimed: true });
     }
     expectOverlap(results);
   }, 60_000);

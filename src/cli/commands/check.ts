@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { checkDocument } from '../../builder/check/index.js';
 import { displayPath, resolvePath } from '../output-paths.js';
 
 /**
@@ -21,9 +20,10 @@ export function documentFormat(path: string, text: string): 'html' | 'md' {
 /**
  * Runs the check and returns the exit code: 0 when every constraint holds, 1 otherwise, 2 when
  * the file cannot be read.
- * @example process.exitCode = runCheck('docs/idempotency-design.html');
+ * @example process.exitCode = await runCheck('docs/idempotency-design.html');
  */
-export function runCheck(file: string): number {
+export async function runCheck(file: string): Promise<number> {
+  const { checkDocument } = await import('../../builder/check/index.js');
   const path = resolvePath(file);
   let text: string;
   try {
@@ -51,7 +51,7 @@ export function registerCheckCommand(program: Command): void {
     .command('check')
     .description("validate a design document against the spec's seven testable constraints")
     .argument('<file>', 'the HTML or Markdown design document')
-    .action((file: string) => {
-      process.exitCode = runCheck(file);
+    .action(async (file: string) => {
+      process.exitCode = await runCheck(file);
     });
 }

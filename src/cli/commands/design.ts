@@ -7,9 +7,7 @@ import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { AnswersFileError, loadAnswersFile, type PartialAnswers } from '../../builder/answers-file.js';
-import { generate } from '../../builder/generate.js';
-import { inspectCodebase } from '../../builder/inspect/index.js';
-import { collectAnswers, createClackPrompts, PromptCancelledError } from '../../builder/questions/index.js';
+import { PromptCancelledError } from '../../builder/questions/prompt-port.js';
 import { createProgress } from '../progress.js';
 import { assertWritable, defaultCodeDir, defaultOutPath, displayPath, RefusedOverwriteError, resolvePath } from '../output-paths.js';
 
@@ -55,6 +53,12 @@ export class UsageError extends Error {
  * @example process.exitCode = await runDesign('.', { yes: true, format: 'md' });
  */
 export async function runDesign(dirArg: string | undefined, options: DesignOptions): Promise<number> {
+  // Loaded on use: the renderer and the compiler API are heavy, and `--help` or `check` need neither.
+  const [{ DocumentExistsError, generate }, { inspectCodebase }, { collectAnswers, createClackPrompts }] = await Promise.all([
+    import('../../builder/generate.js'),
+    import('../../builder/inspect/index.js'),
+    import('../../builder/questions/index.js'),
+  ]);
   try {
     const dir = projectDir(dirArg);
     const interactive = isInteractive(options.yes);
@@ -109,6 +113,11 @@ export async function runDesign(dirArg: string | undefined, options: DesignOptio
     }
     if (error instanceof RefusedOverwriteError) {
       eprintln(pc.red(error.message));
+      return 1;
+    }
+    if (error instanceof DocumentExistsError) {
+      // Appeared between the early check and the write (another process): still never overwritten.
+      eprintln(pc.red(new RefusedOverwriteError(error.path).message));
       return 1;
     }
     eprintln(pc.red(`Design failed: ${(error as Error).message}`));

@@ -62,12 +62,12 @@ export function createMemoryStore({ clock = Date.now }: MemoryStoreOptions = {})
       expiresAt: now + input.ttlMs,
     });
     if (!existing) {
-      const record = fresh(1);
+      const record = fresh(now);
       records.set(id, record);
-      return { outcome: 'claimed', lockVersion: 1, reclaimed: false, replacedExpired: false, lockedUntil: record.lockedUntil! };
+      return { outcome: 'claimed', lockVersion: record.lockVersion, reclaimed: false, replacedExpired: false, lockedUntil: record.lockedUntil! };
     }
     if (existing.status !== 'PROCESSING' && existing.expiresAt <= now && input.replaceExpired) {
-      const record = fresh(existing.lockVersion + 1);
+      const record = fresh(Math.max(existing.lockVersion + 1, now));
       records.set(id, record);
       return { outcome: 'claimed', lockVersion: record.lockVersion, reclaimed: false, replacedExpired: true, lockedUntil: record.lockedUntil! };
     }

@@ -7,11 +7,12 @@ import type { RedisCommand, RedisPort, RedisResult } from './client-port.js';
 
 /** node-redis's RESP type code for bulk strings; mapped to Buffer so bodies stay bytes. */
 const RESP_BLOB_STRING = 36;
-const BYTES = { typeMapping: { [RESP_BLOB_STRING]: Buffer } };
+/** Bulk strings as bytes: `typeMapping` for node-redis 5 and later, `returnBuffers` for 4. */
+const BYTES = { typeMapping: { [RESP_BLOB_STRING]: Buffer }, returnBuffers: true };
 
 /** A node-redis client (`createClient()` from `redis` or `@redis/client`, v4 and later). */
 export interface NodeRedisClientLike {
-  sendCommand(args: (string | Buffer)[], options?: { typeMapping?: Record<number, unknown> }): Promise<unknown>;
+  sendCommand(args: (string | Buffer)[], options?: { typeMapping?: Record<number, unknown>; returnBuffers?: boolean }): Promise<unknown>;
   readonly isOpen: boolean;
 }
 

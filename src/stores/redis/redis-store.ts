@@ -106,7 +106,8 @@ export function createRedisStore({
     }
   }
 
-  const run = (keys: RecordKeys, script: LuaScript, scriptKeys: string[], args: string[] | (string | Uint8Array)[], withWait = wait) =>
+  /** One script for one record, on the connection serving its slot, WAIT appended in durable mode. */
+  const run = (keys: RecordKeys, script: LuaScript, scriptKeys: string[], args: readonly (string | Uint8Array)[], withWait = wait) =>
     runScripts((commands) => port.send(keys.record, commands), [{ script, keys: scriptKeys, args }], withWait);
 
   /** A fenced script answering 'applied' | 'lost'; in durable mode 'applied' also needs the replicas. */

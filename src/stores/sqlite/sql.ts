@@ -65,16 +65,17 @@ export function sqliteStatements(table: string) {
      * lease is over with the same fingerprint and owner. Status, lease and version are checked by
      * this one write. Returns the new lock_version and locked_until, or no row when it changed nothing.
      * SET expressions read the row as it was before the update (SQL semantics), hence created_at.
+     * A fresh row's lock_version is @now (ms): see "Fencing tokens" in src/stores/contract.ts.
      */
     claimUpsert: `INSERT INTO ${t}
         (idempotency_key, user_id, fingerprint, status, owner_id, lock_version, locked_until, created_at, completed_at, expires_at)
-      VALUES (@key, @scope, @fingerprint, 'PROCESSING', @owner, 1, @now + @leaseMs, @now, NULL, @now + @ttlMs)
+      VALUES (@key, @scope, @fingerprint, 'PROCESSING', @owner, @now, @now + @leaseMs, @now, NULL, @now + @ttlMs)
       ON CONFLICT (idempotency_key, user_id) DO UPDATE SET
         fingerprint = excluded.fingerprint,
         owner_id = excluded.owner_id,
         created_at = CASE WHEN status = 'PROCESSING' THEN created_at ELSE excluded.created_at END,
         status = 'PROCESSING',
-        lock_version = lock_version + 1,
+        lock_version = CASE WHEN status = 'PROCESSING' THEN lock_version + 1 ELSE MAX(lock_version + 1, excluded.lock_version) END,
         locked_until = excluded.locked_until,
         completed_at = NULL,
         expires_at = excluded.expires_at,

@@ -14,10 +14,12 @@ function trim(value: number): string {
  * @example formatMs(90_000) // '1.5 min'; formatMs(31 * DAY) // '31 days'
  */
 export function formatMs(ms: number): string {
+  // A unit is used only when it shows the value exactly (or it is large enough that 0.1 is close).
+  const exact = (unit: number, limit: number) => ms % unit === 0 || ms >= limit * unit;
   if (ms < SECOND) return `${ms} ms`;
-  if (ms < MINUTE) return `${trim(ms / SECOND)} s`;
-  if (ms < HOUR) return `${trim(ms / MINUTE)} min`;
-  if (ms < 2 * DAY) return `${trim(ms / HOUR)} h`;
+  if (ms < MINUTE || !exact(MINUTE, 10)) return ms < HOUR ? `${trim(ms / SECOND)} s` : `${trim(ms / MINUTE)} min`;
+  if (ms < HOUR || !exact(HOUR, 10)) return ms < 2 * DAY ? `${trim(ms / MINUTE)} min` : `${trim(ms / HOUR)} h`;
+  if (ms < 2 * DAY || !exact(DAY, 10)) return `${trim(ms / HOUR)} h`;
   const days = ms / DAY;
   return `${trim(days)} ${days === 1 ? 'day' : 'days'}`;
 }

@@ -98,7 +98,7 @@ export function planRetention(action: Action, answers: Answers, leaseMs: number)
   const ttlMs = winner.ms;
   const others = bounds.filter((bound) => bound !== winner && bound.ms < ttlMs).map((bound) => `${formatMs(bound.ms)} from ${bound.source}`);
   const justification =
-    `${formatMs(ttlMs)}, set by ${winner.source}. ` +
+    `Set by ${winner.source}. ` +
     (others.length > 0 ? `It also covers ${others.join('; ')}. ` : '') +
     'A retry that arrives later is treated as a new request, so the window must outlast every path that can still deliver a retry; ' +
     'keeping records longer only costs storage, which the cleanup job bounds.';

@@ -1,8 +1,15 @@
 /** Section 14: the code artifacts — every generated file, and the middleware embedded for reading. */
 import { subpathAvailable } from '../../emit/typescript/runtime-api.js';
-import { callout, code, codeBlock, para, plain, section, table, txt } from '../inline.js';
+import { callout, code, codeBlock, para, plain, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import type { DesignContext } from './context.js';
+
+const PLACEMENT = {
+  typescript: 'Place the folder in your source tree (e.g. `src/idempotency/`); the test runs with your test runner as it is. If a payment provider is PayPal, add `uuid` to your dependencies.',
+  python: 'The folder is a Python package (relative imports inside); keep it importable, e.g. as `idempotency/` at the project root, and run its tests with `python -m pytest idempotency`.',
+  go: 'The files are `package idempotency`: put the folder inside your module (e.g. `internal/idempotency/`) and run `go test ./internal/idempotency`. The Gin glue builds with `-tags gin`.',
+  java: 'The classes are in package `com.example.idempotency`: move them to `src/main/java/com/example/idempotency/` (the test to `src/test/java/…`) and rename the package to yours.',
+} as const;
 
 const MIDDLEWARE = /(express|fastify|hono|nestjs|fetch)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
 
@@ -23,6 +30,7 @@ export function artifactsSection(ctx: DesignContext): Section {
   } else {
     blocks.push(para(plain(`The ${plan.stack.languageName} files are standalone: standard library plus your database driver, no idempotency-builder runtime.`)));
   }
+  blocks.push(para(rich(PLACEMENT[plan.stack.language])));
   for (const artifact of artifacts.filter((a) => MIDDLEWARE.test(a.path))) {
     blocks.push(codeBlock(artifact.language === 'markdown' ? 'text' : artifact.language, artifact.content, artifact.path));
   }

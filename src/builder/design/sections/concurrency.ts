@@ -1,7 +1,8 @@
 /** Section 4: concurrency control in the user's database — claim, schema, lock timeout, contention, clocks, ABA. */
 import { subpathAvailable, STORE_IMPORTS } from '../../emit/typescript/runtime-api.js';
 import { isSqlStore, referenceDdl, sqlStatementsFor } from '../../emit/ddl/index.js';
-import { redisScripts } from '../../emit/ddl/redis.js';
+import { REDIS_FIELDS, redisScripts } from '../../emit/ddl/redis.js';
+import { runtimeOwnsStore } from '../../emit/ddl/runtime-schema.js';
 import { bullets, callout, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import { formatMs } from '../plan/durations.js';
@@ -27,21 +28,35 @@ function claimCode(ctx: DesignContext): Block[] {
 function schemaBlocks(ctx: DesignContext): Block[] {
   const { plan } = ctx;
   const ddl = ctx.artifacts.find((a) => a.path === `db/${plan.table}.sql`);
+  const runtime = runtimeOwnsStore(plan);
   if (ddl) {
     const blocks: Block[] = [
-      para(txt`Deliverable 2, ready to run (also written to ${code(ddl.path)}). The primary key makes double-processing physically impossible: a second claim of the same (key, user) cannot insert a row, whatever the application does. The CHECK keeps the status inside the state machine.`),
+      para(runtime
+        ? txt`Deliverable 2, ready to run (also written to ${code(ddl.path)}): the runtime’s own migration, so the table is exactly what the store expects — the reference schema plus four columns the runtime needs (the creator for shared namespaces, replayed headers, the body’s encoding and its exact bytes). The primary key makes double-processing physically impossible; the CHECK keeps the status inside the state machine.`
+        : txt`Deliverable 2, ready to run (also written to ${code(ddl.path)}). The primary key makes double-processing physically impossible: a second claim of the same (key, user) cannot insert a row, whatever the application does. The CHECK keeps the status inside the state machine.`),
       codeBlock('sql', ddl.content, ddl.path),
     ];
-    if (plan.partitioned) {
+    if (plan.partitioned && runtime && plan.stack.store === 'postgresql') {
+      blocks.push(callout('warning', 'The partitioning trap, and how the runtime avoids it', [
+        txt`Above 100K keys a day (you expect ${plan.keysPerDay.toLocaleString('en-US')}) the table is range-partitioned on \`created_at\` so old partitions can be dropped instead of deleted row by row. PostgreSQL then forces \`created_at\` into the primary key, which no longer stops the same (key, user) from existing once per partition. The runtime closes the gap in its claim function: every claim of one (key, user) first takes a per-key advisory lock, then reads all partitions, then writes — so a second row can never appear. Create partitions ahead and drop them behind with \`createPartitionMaintenance\`; never add a partition scheme of your own beside it.`,
+      ]));
+    } else if (plan.partitioned) {
       blocks.push(callout('warning', 'Why hash partitioning, not range partitioning on created_at', [
         txt`Above 100K keys a day (you expect ${plan.keysPerDay.toLocaleString('en-US')}), the spec suggests range partitioning on \`created_at\` and dropping old partitions. That trap breaks uniqueness: a primary key on a partitioned table must include the partition column, so the key becomes (idempotency_key, user_id, created_at) and the same (key, user) can exist once per partition — a retry that lands after midnight inserts a second row. Partitioning by HASH (idempotency_key) keeps the partition column inside the primary key and uniqueness global; expired rows go by batched DELETE per partition, which touches one small partition at a time.`,
       ]));
     }
     return blocks;
   }
-  const layout = ctx.artifacts.filter((a) => a.path.startsWith('db/'));
+  const layout = ctx.artifacts.filter((a) => a.path.startsWith('db/') && plan.stack.store !== 'redis');
+  const redis: Block[] = plan.stack.store === 'redis'
+    ? [
+        table(['Hash field', 'Value', 'Role'], REDIS_FIELDS.map(([field, value, role]) => [[code(field)], value, role]), 'One hash per record: idem:<scope length>:<scope>:<key>'),
+        ...(runtime ? [para(txt`With the runtime, \`createRedisStore\` owns this layout (one hash per record, written only by its versioned Lua scripts, expiring by PEXPIREAT): nothing needs to be created.`)] : []),
+      ]
+    : [];
   return [
     para(txt`${plan.stack.storeName} has no DDL; the layout below is the store redesigned from the logical model (key, scope, fingerprint, status, lock, response, expiry). The reference DDL after it is that logical model — the constraints every layout must enforce: one record per (idempotency_key, user_id), and status within PROCESSING/COMPLETED/FAILED.`),
+    ...redis,
     ...layout.slice(0, 2).map((artifact) => codeBlock(artifact.language === 'markdown' ? 'text' : artifact.language, artifact.content, artifact.path)),
     codeBlock('sql', referenceDdl(plan), 'Logical model — the PostgreSQL reference schema (for review; not run against this store)'),
   ];
@@ -54,8 +69,8 @@ export function concurrencySection(ctx: DesignContext): Section {
   if (plan.stack.language === 'typescript') {
     const { module, factory } = STORE_IMPORTS[plan.stack.store];
     runtime.push(para(subpathAvailable(module)
-      ? txt`The TypeScript code uses ${code(module)} (\`${factory}\`), which implements these operations with the same guarantees.`
-      : txt`Not yet available: this version of idempotency-builder does not export ${code(module)}. The generated TypeScript imports it as \`${factory}\`; until it ships, implement the store contract (\`IdempotencyStore\`) with the statements above, or run the runtime on a store that exists.`));
+      ? txt`The TypeScript code uses ${code(module)} (${code(factory)}), which implements this claim with the same guarantees; the statements here document what it does.`
+      : txt`Not yet available: this version of idempotency-builder does not export ${code(module)}. The generated TypeScript imports it as ${code(factory)}; until it ships, implement the store contract (\`IdempotencyStore\`) with the statements above, or run the runtime on a store that exists.`));
   }
   const claim = section('claim', '4.1 The atomic claim', [
     para(rich(text.claim)),

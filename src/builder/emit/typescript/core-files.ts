@@ -25,6 +25,8 @@ export function engineFile(plan: Plan): string {
     ...store.driverImports,
   ].join('\n');
   const setup = store.setup.length > 0 ? `\n${store.setup.join('\n')}\n` : '';
+  const create = plan.stack.store === 'postgresql' && plan.partitioned ? "createPostgresStore({ db: pool, layout: 'partitioned' })" : store.create;
+  const migrate = plan.stack.store === 'postgresql' ? '\n// Create the table once per environment: `await store.migrate()` (or psql -f db/idempotency_store.sql).' : '';
   return `${header}
 ${setup}
 /** Per-action lease and retention; see the design document, sections 4 and 5. */
@@ -48,7 +50,8 @@ export class PermanentError extends Error {
   }
 }
 
-export const store = ${store.create};
+${migrate}
+export const store = ${create};
 
 export const idempotency = createIdempotency({
   store,
