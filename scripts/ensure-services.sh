@@ -8,6 +8,14 @@ wait_for() { for _ in $(seq 1 30); do up "$1" && return 0; sleep 1; done; echo "
 if ! up 5432 && command -v pg_ctlcluster >/dev/null; then
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start && wait_for 5432
 fi
+# The PostgreSQL race tests hold 64 connections while other test files run beside them.
+if up 5432 && command -v psql >/dev/null; then
+  max=$(psql -h 127.0.0.1 -U postgres -tAc 'show max_connections' 2>/dev/null || echo 0)
+  if [ "${max:-0}" -lt 300 ] && command -v pg_ctlcluster >/dev/null; then
+    psql -h 127.0.0.1 -U postgres -qc 'ALTER SYSTEM SET max_connections = 300' &&
+      pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main restart && wait_for 5432
+  fi
+fi
 if ! up 6379 && command -v redis-server >/dev/null; then
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log && wait_for 6379
 fi
