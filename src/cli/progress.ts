@@ -7,6 +7,7 @@ import { spinner } from '@clack/prompts';
 export interface Progress {
   start(message: string): void;
   stop(message: string): void;
+  /** Ends a running step as failed; does nothing when no step is running. */
   fail(message: string): void;
 }
 
@@ -15,17 +16,24 @@ export interface Progress {
  * @example const progress = createProgress(process.stdout.isTTY === true); progress.start('Inspecting'); progress.stop('Inspected 42 files');
  */
 export function createProgress(interactive: boolean, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Progress {
-  if (!interactive) {
-    return {
-      start: (message) => write(`… ${message}`),
-      stop: (message) => write(`✓ ${message}`),
-      fail: (message) => write(`✗ ${message}`),
-    };
-  }
-  const spin = spinner();
+  let running = false;
+  const spin = interactive ? spinner() : undefined;
   return {
-    start: (message) => spin.start(message),
-    stop: (message) => spin.stop(message),
-    fail: (message) => spin.error(message),
+    start: (message) => {
+      running = true;
+      if (spin) spin.start(message);
+      else write(`… ${message}`);
+    },
+    stop: (message) => {
+      running = false;
+      if (spin) spin.stop(message);
+      else write(`✓ ${message}`);
+    },
+    fail: (message) => {
+      if (!running) return;
+      running = false;
+      if (spin) spin.error(message);
+      else write(`✗ ${message}`);
+    },
   };
 }

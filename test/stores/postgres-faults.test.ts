@@ -87,16 +87,18 @@ describe.skipIf(!available)('postgres faults', () => {
 
   it('completion terminated mid-statement: store_unavailable, the record keeps no partial response', async () => {
     const { store, table } = await freshStore();
-    expect((await store.claim(input('t2'))).outcome).toBe('claimed');
+    const claim = await store.claim(input('t2'));
+    if (claim.outcome !== 'claimed') throw new Error('setup: the claim of a fresh key must win');
+    const { lockVersion } = claim;
     const hold = await blocker(`SELECT 1 FROM "${schema}"."${table}" WHERE idempotency_key = 't2' FOR UPDATE`, []);
     const body = new Uint8Array(4 * 1024 * 1024).fill(7);
     const response = { statusCode: 201, headers: { 'content-type': 'application/octet-stream' }, body, encoding: 'bytes' };
-    const complete = store.complete({ key: 't2', scope: 'user-1', lockVersion: 1, ttlMs: 60_000, response }).catch((e: unknown) => e);
+    const complete = store.complete({ key: 't2', scope: 'user-1', lockVersion, ttlMs: 60_000, response }).catch((e: unknown) => e);
     await terminateBlockedStatement('UPDATE');
     expect(await complete).toBeInstanceOf(StoreUnavailableError);
     await hold.end(true);
-    expect(await store.get({ key: 't2', scope: 'user-1' })).toMatchObject({ status: 'PROCESSING', lockVersion: 1, response: null, completedAt: null });
-    expect(await store.complete({ key: 't2', scope: 'user-1', lockVersion: 1, ttlMs: 60_000, response })).toBe('applied');
+    expect(await store.get({ key: 't2', scope: 'user-1' })).toMatchObject({ status: 'PROCESSING', lockVersion, response: null, completedAt: null });
+    expect(await store.complete({ key: 't2', scope: 'user-1', lockVersion, ttlMs: 60_000, response })).toBe('applied');
     expect((await store.get({ key: 't2', scope: 'user-1' }))!.response!.body.byteLength).toBe(body.byteLength);
   });
 
@@ -115,8 +117,12 @@ describe.skipIf(!available)('postgres faults', () => {
   it('a worker SIGKILLed mid-action is reclaimed after its lease, by exactly one of 16 retries', async () => {
     const { store, table } = await freshStore();
     const leaseMs = 600;
+    const clockBefore = Math.floor(await store.now());
     const worker = forkWorker('postgres-engine-worker.ts', { schema, table, key: 'killed', leaseMs });
-    expect((await worker.next('started')).lockVersion).toBe(1);
+    const childVersion = (await worker.next('started')).lockVersion as number;
+    // A fresh record's token is the store clock in ms at its claim (contract.ts, "Fencing tokens").
+    expect(childVersion).toBeGreaterThanOrEqual(clockBefore);
+    expect(childVersion).toBeLessThanOrEqual(await store.now());
     worker.child.kill('SIGKILL');
     await worker.exited;
     const idempotency = createIdempotency({ store, leaseMs });
@@ -134,7 +140,7 @@ describe.skipIf(!available)('postgres faults', () => {
     expect(parentRuns).toBe(1);
     const ran = settled.flatMap((s) => (s.status === 'fulfilled' && !s.value.replayed ? [s.value] : []));
     expect(ran).toHaveLength(1);
-    expect(await store.get({ key: 'killed', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: 2 });
+    expect(await store.get({ key: 'killed', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: childVersion + 1 });
     // At-least-once for effects outside the database: the killed attempt's effect happened too.
     expect(await sideEffects('killed')).toEqual(['child', 'parent']);
   });
@@ -143,13 +149,13 @@ describe.skipIf(!available)('postgres faults', () => {
     const { store, table } = await freshStore();
     const leaseMs = 500;
     const worker = forkWorker('postgres-engine-worker.ts', { schema, table, key: 'stalled', leaseMs });
-    await worker.next('started');
+    const childVersion = (await worker.next('started')).lockVersion as number;
     worker.child.kill('SIGSTOP');
     try {
       await sleep(leaseMs + 150);
       const idempotency = createIdempotency({ store, leaseMs });
       const taken: RunResult<string> = await idempotency.run({ key: 'stalled', scope: 'user-1', fingerprint: fp }, async ({ reclaimed, lockVersion }) => {
-        expect({ reclaimed, lockVersion }).toEqual({ reclaimed: true, lockVersion: 2 });
+        expect({ reclaimed, lockVersion }).toEqual({ reclaimed: true, lockVersion: childVersion + 1 });
         return 'parent';
       });
       expect(taken).toEqual({ value: 'parent', replayed: false });
@@ -160,7 +166,7 @@ describe.skipIf(!available)('postgres faults', () => {
     expect(await worker.next('result')).toMatchObject({ error: 'lease_lost' });
     await worker.exited;
     const record = await store.get({ key: 'stalled', scope: 'user-1' });
-    expect(record).toMatchObject({ status: 'COMPLETED', lockVersion: 2 });
+    expect(record).toMatchObject({ status: 'COMPLETED', lockVersion: childVersion + 1 });
     expect(new TextDecoder().decode(record!.response!.body)).toBe('"parent"');
   });
 });

@@ -16,6 +16,7 @@ import {
   type PostgresLayout,
   type PostgresStore,
 } from '../../src/stores/postgres/index.js';
+import { clockTokenOf } from './workers/postgres-support.js';
 
 const pglite = new PGlite();
 // Starting PGlite compiles PostgreSQL's WebAssembly: seconds, charged here rather than to a test.
@@ -51,14 +52,21 @@ describe('postgres SQL on PGlite', () => {
   it('runs the partitioned layout: the claim function, reclaim, replace, and partition creation', async () => {
     const store = await freshStore('partitioned');
     const input = (leaseMs: number, fingerprint = '8'.repeat(64)) => ({ key: 'p-1', scope: 'user-1', fingerprint, owner: null, leaseMs, ttlMs: 60_000, replaceExpired: true });
-    expect(await store.claim(input(400))).toMatchObject({ outcome: 'claimed', lockVersion: 1 });
+    const first = await store.claim(input(400));
+    if (first.outcome !== 'claimed') throw new Error('setup: the claim of a fresh key must win');
+    // A fresh record's token is its claim's store clock in ms (contract.ts, "Fencing tokens").
+    expect(first.lockVersion).toBe(clockTokenOf(first.lockedUntil, 400));
     expect((await store.claim(input(400))).outcome).toBe('existing');
     await new Promise((resolve) => setTimeout(resolve, 450));
-    expect(await store.claim(input(30_000))).toMatchObject({ outcome: 'claimed', lockVersion: 2, reclaimed: true });
+    expect(await store.claim(input(30_000))).toMatchObject({ outcome: 'claimed', lockVersion: first.lockVersion + 1, reclaimed: true });
     const response = { statusCode: 200, headers: null, body: new Uint8Array([1, 2, 3]), encoding: 'bytes' };
-    expect(await store.complete({ key: 'p-1', scope: 'user-1', lockVersion: 2, ttlMs: 1, response })).toBe('applied');
+    expect(await store.complete({ key: 'p-1', scope: 'user-1', lockVersion: first.lockVersion + 1, ttlMs: 1, response })).toBe('applied');
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await store.claim(input(30_000, '7'.repeat(64)))).toMatchObject({ outcome: 'claimed', lockVersion: 3, replacedExpired: true });
+    const replaced = await store.claim(input(30_000, '7'.repeat(64)));
+    if (replaced.outcome !== 'claimed') throw new Error('the expired record must be replaced');
+    // GREATEST(old + 1, clock in ms): the clock, about 460 ms after the first claim.
+    expect(replaced).toMatchObject({ replacedExpired: true, lockVersion: Math.max(first.lockVersion + 2, clockTokenOf(replaced.lockedUntil, 30_000)) });
+    expect(replaced.lockVersion).toBeGreaterThan(first.lockVersion + 2);
     expect((await db.query(`SELECT count(*)::int AS n FROM ${store.table}`, [])).rows[0]?.n).toBe(1);
     const partitions = await db.query(`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = $1::regclass`, [store.table]);
     expect(partitions.rows[0]?.n).toBe(4); // today and three ahead

@@ -74,7 +74,8 @@ describe.skipIf(!available)('postgres schema and migrations', () => {
       { name: 'status', type: 'character varying(20)', not_null: true },
       { name: 'response_code', type: 'integer', not_null: false },
       { name: 'response_body', type: 'jsonb', not_null: false },
-      { name: 'lock_version', type: 'integer', not_null: true },
+      // BIGINT, not the spec's INT: a fresh record's fencing token is the store clock in ms.
+      { name: 'lock_version', type: 'bigint', not_null: true },
       { name: 'locked_until', type: 'timestamp with time zone', not_null: false },
       { name: 'created_at', type: 'timestamp with time zone', not_null: true },
       { name: 'completed_at', type: 'timestamp with time zone', not_null: false },
@@ -165,9 +166,10 @@ describe.skipIf(!available)('postgres schema and migrations', () => {
     ];
     for (const c of cases) {
       const store = createPostgresStore({ db: pool, schema, table, jsonBody: c.jsonBody });
-      await store.claim(claimInput(c.key));
+      const claim = await store.claim(claimInput(c.key));
+      if (claim.outcome !== 'claimed') throw new Error(`setup: the claim of ${c.key} must win`);
       const body = new TextEncoder().encode(c.body);
-      expect(await store.complete({ key: c.key, scope: 'u1', lockVersion: 1, ttlMs: 60_000, response: { statusCode: 200, headers: { etag: 'x' }, body, encoding: c.encoding } })).toBe('applied');
+      expect(await store.complete({ key: c.key, scope: 'u1', lockVersion: claim.lockVersion, ttlMs: 60_000, response: { statusCode: 200, headers: { etag: 'x' }, body, encoding: c.encoding } })).toBe('applied');
       const record = await store.get({ key: c.key, scope: 'u1' });
       expect(new TextDecoder().decode(record!.response!.body), c.key).toBe(c.body);
       const row = await pool.query(`SELECT response_body FROM "${schema}"."${table}" WHERE idempotency_key = $1`, [c.key]);

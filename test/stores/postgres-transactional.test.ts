@@ -68,10 +68,13 @@ const request = (key: string) => ({ key, scope: 'user-1', fingerprint: fp });
 describe.skipIf(!available)('postgres transactional mode', () => {
   it('node-postgres: claim, the business write and completion commit as one; a retry replays', async () => {
     const { store, payments } = await setup();
-    const charge = (key: string) => async ({ db }: TransactionalContext) => {
+    let ranWith = 0;
+    const charge = (key: string) => async ({ db, lockVersion }: TransactionalContext) => {
+      ranWith = lockVersion;
       await db.query(`INSERT INTO "${schema}".payments (id, amount) VALUES ($1, 4999)`, [key]);
       return { paymentId: key };
     };
+    const clockBefore = Math.floor(await store.now());
     const first = await inTransaction((client) => payments.run(client, request('pay-1'), charge('pay-1')));
     expect(first).toEqual({ value: { paymentId: 'pay-1' }, replayed: false });
     const again = await inTransaction((client) => payments.run(client, request('pay-1'), charge('pay-1')));
@@ -79,7 +82,10 @@ describe.skipIf(!available)('postgres transactional mode', () => {
     const otherIntent = { ...request('pay-1'), fingerprint: fingerprintFields(['tx', 1]) };
     await expect(inTransaction((client) => payments.run(client, otherIntent, charge('pay-1')))).rejects.toBeInstanceOf(FingerprintMismatchError);
     expect(await paymentsCount('pay-1')).toBe(1);
-    expect(await store.get({ key: 'pay-1', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: 1 });
+    // A fresh claim: its token is the store clock in ms at the claim (contract.ts, "Fencing tokens").
+    expect(ranWith).toBeGreaterThanOrEqual(clockBefore);
+    expect(ranWith).toBeLessThanOrEqual(await store.now());
+    expect(await store.get({ key: 'pay-1', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: ranWith });
   });
 
   it('an action that throws rolls everything back: no record, no payment, the key runs again', async () => {
@@ -188,10 +194,15 @@ describe.skipIf(!available)('postgres transactional mode', () => {
     worker.child.kill('SIGKILL');
     await worker.exited;
     // No lease to wait out: the server rolls the dead session back as soon as it notices.
-    const result = await inTransaction((client) => payments.run(client, request('killed'), async () => 'after crash'));
+    const clockBefore = Math.floor(await store.now());
+    let ranWith = 0;
+    const result = await inTransaction((client) => payments.run(client, request('killed'), async ({ lockVersion }) => ((ranWith = lockVersion), 'after crash')));
     expect(result).toEqual({ value: 'after crash', replayed: false });
     expect(await paymentsCount('killed')).toBe(0);
-    expect(await store.get({ key: 'killed', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: 1 });
+    // A fresh claim (clock-based token), not a reclaim of the dead worker's record: it never existed.
+    expect(ranWith).toBeGreaterThanOrEqual(clockBefore);
+    expect(ranWith).toBeLessThanOrEqual(await store.now());
+    expect(await store.get({ key: 'killed', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: ranWith });
   });
 
   it('a connection terminated mid-transaction (pg_terminate_backend) commits nothing', async () => {

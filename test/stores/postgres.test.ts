@@ -7,7 +7,7 @@ import { createIdempotency, fingerprintFields, InProgressError } from '../../src
 import { runStoreConformance } from '../../src/testing/index.js';
 import { createPartitionMaintenance, createPostgresStore, type PostgresStore } from '../../src/stores/postgres/index.js';
 import type { ClaimInput, ClaimResult } from '../../src/stores/contract.js';
-import { countingQueryable, newPool, postgresAvailable, schemaFor, sleep, warmPool } from './workers/postgres-support.js';
+import { clockTokenOf, countingQueryable, newPool, postgresAvailable, schemaFor, sleep, warmPool } from './workers/postgres-support.js';
 
 const available = await postgresAvailable();
 const schema = schemaFor(import.meta.url);
@@ -59,7 +59,13 @@ const input = (key: string, overrides: Partial<ClaimInput> = {}): ClaimInput => 
   replaceExpired: true,
   ...overrides,
 });
-const claimedOnly = (results: ClaimResult[]) => results.filter((r) => r.outcome === 'claimed');
+const claimedOnly = (results: ClaimResult[]) => results.flatMap((r) => (r.outcome === 'claimed' ? [r] : []));
+/** The one claim that won a race (fails the test when there were none or several). */
+function soleWinner(results: ClaimResult[]) {
+  const winners = claimedOnly(results);
+  expect(winners).toHaveLength(1);
+  return winners[0]!;
+}
 const existingOnly = (results: ClaimResult[]) => results.flatMap((r) => (r.outcome === 'existing' ? [r] : []));
 
 describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
@@ -91,10 +97,12 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
       const key = `fresh-${round}`;
       const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
       claims += results.length;
-      expect(claimedOnly(results)).toHaveLength(1);
+      const winner = soleWinner(results);
+      // A fresh record's token is its claim statement's clock in ms (contract.ts, "Fencing tokens").
+      expect(winner.lockVersion).toBe(clockTokenOf(winner.lockedUntil, 30_000));
       const others = existingOnly(results);
       expect(others).toHaveLength(63);
-      for (const other of others) expect(other.record).toMatchObject({ status: 'PROCESSING', lockVersion: 1, fingerprint: fp });
+      for (const other of others) expect(other.record).toMatchObject({ status: 'PROCESSING', lockVersion: winner.lockVersion, fingerprint: fp });
     }
     // Every statement beyond one per claim was a re-run after the gap: it happened, and was handled.
     expect(counting.count()).toBeGreaterThan(claims);
@@ -105,13 +113,14 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
       const store = await freshStore(layout);
       for (let round = 0; round < 10; round++) {
         const key = `orphan-${round}`;
-        expect((await store.claim(input(key, { leaseMs: 40 }))).outcome).toBe('claimed');
+        const first = soleWinner([await store.claim(input(key, { leaseMs: 40 }))]);
+        expect(first.lockVersion).toBe(clockTokenOf(first.lockedUntil, 40));
         await sleep(60);
         const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
-        expect(claimedOnly(results)).toEqual([expect.objectContaining({ lockVersion: 2, reclaimed: true })]);
+        expect(claimedOnly(results)).toEqual([expect.objectContaining({ lockVersion: first.lockVersion + 1, reclaimed: true })]);
         for (const other of existingOnly(results)) {
-          // Never the stale, lapsed v1 from the statement's snapshot: that would invite a second takeover.
-          expect(other.record).toMatchObject({ status: 'PROCESSING', lockVersion: 2 });
+          // Never the stale, lapsed first version from the statement's snapshot: that would invite a second takeover.
+          expect(other.record).toMatchObject({ status: 'PROCESSING', lockVersion: first.lockVersion + 1 });
           expect(other.record.lockedUntil!).toBeGreaterThan(other.now);
         }
       }
@@ -121,14 +130,30 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
       const store = await freshStore(layout);
       for (let round = 0; round < 6; round++) {
         const key = `expired-${round}`;
-        const first = await store.claim(input(key));
-        if (first.outcome !== 'claimed') throw new Error('setup');
-        await store.complete({ key, scope: 'user-1', lockVersion: 1, ttlMs: 20, response: { statusCode: 200, headers: null, body: new Uint8Array([1]), encoding: 'bytes' } });
+        const first = soleWinner([await store.claim(input(key))]);
+        const response = { statusCode: 200, headers: null, body: new Uint8Array([1]), encoding: 'bytes' };
+        expect(await store.complete({ key, scope: 'user-1', lockVersion: first.lockVersion, ttlMs: 20, response })).toBe('applied');
         await sleep(40);
         const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
-        expect(claimedOnly(results)).toEqual([expect.objectContaining({ lockVersion: 2, replacedExpired: true })]);
-        for (const other of existingOnly(results)) expect(other.record).toMatchObject({ status: 'PROCESSING', lockVersion: 2, response: null });
+        const winner = soleWinner(results);
+        // A replacement takes GREATEST(old + 1, its clock in ms): here the clock, 40 ms on.
+        expect(winner).toMatchObject({ replacedExpired: true, lockVersion: Math.max(first.lockVersion + 1, clockTokenOf(winner.lockedUntil, 30_000)) });
+        expect(winner.lockVersion).toBeGreaterThan(first.lockVersion + 1);
+        for (const other of existingOnly(results)) expect(other.record).toMatchObject({ status: 'PROCESSING', lockVersion: winner.lockVersion, response: null });
       }
+    });
+
+    it(`${layout}: replacing an expired record never lowers its version, even when the version is ahead of the clock`, async () => {
+      const store = await freshStore(layout);
+      const first = soleWinner([await store.claim(input('ahead'))]);
+      const response = { statusCode: 200, headers: null, body: new Uint8Array([1]), encoding: 'bytes' };
+      expect(await store.complete({ key: 'ahead', scope: 'user-1', lockVersion: first.lockVersion, ttlMs: 20, response })).toBe('applied');
+      // As if the server clock had stepped back an hour since this version was handed out.
+      const ahead = first.lockVersion + 3_600_000;
+      await pool.query(`UPDATE ${store.table} SET lock_version = $1 WHERE idempotency_key = 'ahead'`, [ahead]);
+      await sleep(40);
+      expect(await store.claim(input('ahead'))).toMatchObject({ outcome: 'claimed', replacedExpired: true, lockVersion: ahead + 1 });
+      expect(await store.complete({ key: 'ahead', scope: 'user-1', lockVersion: ahead, response, ttlMs: 60_000 })).toBe('lost');
     });
 
     it(`${layout}: 64 concurrent runs of one request through the engine execute the action once`, async () => {
@@ -157,11 +182,12 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
   it('claims, replays and reclaims in one statement each (one round trip)', async () => {
     const counting = countingQueryable(pool);
     const store = await freshStore('plain', counting as never);
+    let reclaimedVersion = 0;
     const steps: [string, () => Promise<unknown>][] = [
       ['claim absent', () => store.claim(input('rt', { leaseMs: 40 }))],
       ['claim live (in progress)', () => store.claim(input('rt'))],
-      ['reclaim after the lease', async () => (await sleep(60), store.claim(input('rt')))],
-      ['complete', () => store.complete({ key: 'rt', scope: 'user-1', lockVersion: 2, ttlMs: 60_000, response: { statusCode: 201, headers: null, body: new Uint8Array([7]), encoding: 'bytes' } })],
+      ['reclaim after the lease', async () => (await sleep(60), (reclaimedVersion = soleWinner([await store.claim(input('rt'))]).lockVersion))],
+      ['complete', () => store.complete({ key: 'rt', scope: 'user-1', lockVersion: reclaimedVersion, ttlMs: 60_000, response: { statusCode: 201, headers: null, body: new Uint8Array([7]), encoding: 'bytes' } })],
       ['claim completed (replay)', () => store.claim(input('rt'))],
     ];
     for (const [label, step] of steps) {
@@ -169,5 +195,6 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
       await step();
       expect(counting.count(), label).toBe(1);
     }
+    expect(await store.get({ key: 'rt', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: reclaimedVersion });
   });
 });

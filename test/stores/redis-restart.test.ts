@@ -50,7 +50,9 @@ describe.skipIf(!serverInstalled)('redis store when Redis restarts mid-run', () 
       return key;
     };
     let finish!: () => void;
-    const first = idempotency.run(request('pay-1'), async () => {
+    let firstVersion = 0;
+    const first = idempotency.run(request('pay-1'), async ({ lockVersion }) => {
+      firstVersion = lockVersion;
       runs.set('pay-1', 1);
       await new Promise<void>((resolve) => (finish = resolve));
       return 'first';
@@ -68,7 +70,7 @@ describe.skipIf(!serverInstalled)('redis store when Redis restarts mid-run', () 
 
     await server!.restart();
     await ready();
-    expect(await store.get({ key: 'pay-1', scope: 'user-1' })).toMatchObject({ status: 'PROCESSING', lockVersion: 1 });
+    expect(await store.get({ key: 'pay-1', scope: 'user-1' })).toMatchObject({ status: 'PROCESSING', lockVersion: firstVersion });
     const early = await Promise.allSettled(Array.from({ length: 10 }, () => idempotency.run(request('pay-1'), action('pay-1'))));
     expect(early.every((r) => r.status === 'rejected' && r.reason instanceof InProgressError)).toBe(true);
     expect(runs.get('pay-1')).toBe(1);
@@ -78,7 +80,7 @@ describe.skipIf(!serverInstalled)('redis store when Redis restarts mid-run', () 
     const late = await Promise.allSettled(Array.from({ length: 10 }, () => idempotency.run(request('pay-1'), action('pay-1'), { waitMs: 2_000 })));
     expect(late.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(runs.get('pay-1')).toBe(2);
-    expect(await store.get({ key: 'pay-1', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: 2 });
+    expect(await store.get({ key: 'pay-1', scope: 'user-1' })).toMatchObject({ status: 'COMPLETED', lockVersion: firstVersion + 1 });
   });
 
   it('answers store_unavailable within timeoutMs when Redis freezes, and the late claim still fails closed', async () => {

@@ -1,7 +1,7 @@
 /**
  * A worker process SIGKILLed in the middle of its action on the Redis store (shared 6379, own
  * prefix): while it lives its heartbeat keeps the key; once dead, duplicates wait for its lease,
- * then exactly one of many concurrent retries takes over (lockVersion 2) and the dead worker's
+ * then exactly one of many concurrent retries takes over (the next lockVersion) and the dead worker's
  * version is fenced out.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -56,7 +56,8 @@ describe.skipIf(!available)('redis store: a SIGKILLed worker is reclaimed after 
     const idempotency = createIdempotency({ store, leaseMs: 5_000 });
     const request = { ...id, fingerprint: fingerprintFields(['worker', key]) };
 
-    expect(await startWorker(key, leaseMs)).toBe(1);
+    const dead = await startWorker(key, leaseMs);
+    expect(await store.get(id)).toMatchObject({ status: 'PROCESSING', lockVersion: dead });
     await sleep(leaseMs * 2); // alive for two leases: its heartbeat keeps extending
     await expect(idempotency.run(request, async () => 'dup')).rejects.toBeInstanceOf(InProgressError);
 
@@ -77,9 +78,9 @@ describe.skipIf(!available)('redis store: a SIGKILLed worker is reclaimed after 
           .then((result) => result.value),
       ),
     );
-    expect(runs).toEqual([2]); // one takeover, as version 2
-    expect(retries.every((value) => value.lockVersion === 2 && value.reclaimed)).toBe(true); // the rest replayed it
-    expect(await store.complete({ ...id, lockVersion: 1, response: binaryResponse(4), ttlMs: 60_000 })).toBe('lost'); // the dead worker's version
-    expect(await store.get(id)).toMatchObject({ status: 'COMPLETED', lockVersion: 2 });
+    expect(runs).toEqual([dead + 1]); // one takeover, with the next token
+    expect(retries.every((value) => value.lockVersion === dead + 1 && value.reclaimed)).toBe(true); // the rest replayed it
+    expect(await store.complete({ ...id, lockVersion: dead, response: binaryResponse(4), ttlMs: 60_000 })).toBe('lost'); // the dead worker's token
+    expect(await store.get(id)).toMatchObject({ status: 'COMPLETED', lockVersion: dead + 1 });
   });
 });

@@ -64,10 +64,10 @@ describe.skipIf(Boolean(skip))('redis store: what only Redis has', () => {
     const key = testKey('pexpire');
     const id = { key, scope: 'user-1' };
     const { record } = store.keysOf(id);
-    claimed(await store.claim(claimInput(key, { leaseMs: 100, ttlMs: 50 })));
+    const first = claimed(await store.claim(claimInput(key, { leaseMs: 100, ttlMs: 50 })));
     expect(await io!.pttl(record)).toBe(-1);
     await sleep(200); // lease and retention both over: an orphan
-    expect(await store.get(id)).toMatchObject({ status: 'PROCESSING', lockVersion: 1 });
+    expect(await store.get(id)).toMatchObject({ status: 'PROCESSING', lockVersion: first.lockVersion });
     expect((await store.listStuck({ olderThanMs: 0, limit: 10 })).map((r) => r.key)).toEqual([key]);
     const second = claimed(await store.claim(claimInput(key, { leaseMs: 30_000, ttlMs: 5_000 }))); // the same intent retries
     expect(second.reclaimed).toBe(true);
@@ -93,19 +93,26 @@ describe.skipIf(Boolean(skip))('redis store: what only Redis has', () => {
     expect(await dropped.size()).toBe(0); // Redis expired it by itself
   });
 
-  it('continues lockVersion after a release, so a stale holder cannot complete a newer claim', async () => {
+  it('starts a claim after a release above the released token, even when tokens grew faster than the clock', async () => {
     const store = storeOver(io!, 'fence');
     const key = testKey('fence');
     const id = { key, scope: 'user-1' };
     const first = claimed(await store.claim(claimInput(key)));
-    await sleep(200); // first holder stalls past its lease
-    const second = claimed(await store.claim(claimInput(key)));
-    expect(second).toMatchObject({ lockVersion: 2, reclaimed: true });
-    expect(await store.release({ ...id, lockVersion: second.lockVersion })).toBe('applied'); // transient error
+    const before = await store.now();
+    expect(first.lockVersion).toBeLessThanOrEqual(before); // a fresh token is the server clock in ms
+    // 2000 force-releases add 2000 to the token in far less than 2 s: faster than the clock.
+    // Only the fence can keep the next claim above them.
+    const forced = await Promise.all(Array.from({ length: 2_000 }, () => store.forceRelease(id)));
+    expect(forced.every(Boolean)).toBe(true);
+    const bumped = claimed(await store.claim(claimInput(key, { leaseMs: 30_000 })));
+    expect(bumped).toMatchObject({ lockVersion: first.lockVersion + 2_001, reclaimed: true });
+    expect(await store.release({ ...id, lockVersion: bumped.lockVersion })).toBe('applied'); // transient error
     expect(await store.get(id)).toBeNull();
     const third = claimed(await store.claim(claimInput(key, { leaseMs: 30_000 })));
-    expect(third.lockVersion).toBe(3); // not 1: the stale v1 holder stays fenced out
-    expect(await store.complete({ ...id, lockVersion: first.lockVersion, response: binaryResponse(3), ttlMs: 60_000 })).toBe('lost');
+    expect(third.lockVersion).toBeGreaterThan(bumped.lockVersion);
+    for (const stale of [first.lockVersion, bumped.lockVersion]) {
+      expect(await store.complete({ ...id, lockVersion: stale, response: binaryResponse(3), ttlMs: 60_000 })).toBe('lost');
+    }
     expect(await store.complete({ ...id, lockVersion: third.lockVersion, response: binaryResponse(5), ttlMs: 60_000 })).toBe('applied');
     expect((await store.get(id))!.response!.body.byteLength).toBe(5);
     expect(await store.size()).toBe(1); // the fence key is not a record
@@ -125,7 +132,7 @@ describe.skipIf(Boolean(skip))('redis store: what only Redis has', () => {
       const response = binaryResponse(2_048);
       await writer.complete({ ...id, lockVersion, response, ttlMs: 60_000 });
       const expected = await writer.get(id);
-      expect(expected).toMatchObject({ owner: '', status: 'COMPLETED', lockVersion: 1 });
+      expect(expected).toMatchObject({ owner: '', status: 'COMPLETED', lockVersion });
       for (const client of [...variants, nodeRedis!]) {
         const reader = createRedisStore({ client, prefix: writer.prefix });
         expect(await reader.get(id)).toEqual(expected);

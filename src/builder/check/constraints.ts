@@ -75,12 +75,15 @@ function storeDdl(tree: DocumentTree): Violation[] {
 function fingerprintFields(tree: DocumentTree, actions: readonly string[]): Violation[] {
   const section = findTop(tree, /fingerprint/i);
   const analysis = findTop(tree, /action analysis/i);
+  if (actions.length === 0) return [{ constraint: 'fingerprint-fields', message: 'No protected action, so no fingerprint fields are listed.' }];
   const out: Violation[] = [];
   for (const action of actions) {
     const child = section?.children.find((s) => mentions(s.title, action));
     const rows = child ? blocksOf(child).filter((b): b is Extract<DocBlock, { kind: 'row' }> => b.kind === 'row') : [];
     const headerIndex = rows.findIndex((row) => row.header && /^field$/i.test(row.cells[0] ?? ''));
-    const fieldRows = headerIndex < 0 ? [] : rows.slice(headerIndex + 1).filter((row) => !row.header).filter((row, i, list) => list.slice(0, i).every((r) => !r.header));
+    const after = headerIndex < 0 ? [] : rows.slice(headerIndex + 1);
+    const nextHeader = after.findIndex((row) => row.header);
+    const fieldRows = nextHeader < 0 ? after : after.slice(0, nextHeader);
     const listed = fieldRows.some((row) => !/^\(method and path\)$/.test(row.cells[0] ?? '') && (row.cells[0] ?? '').length > 0);
     const analysed = analysis?.children.find((s) => mentions(s.title, action));
     const item = analysed ? labelled(analysed, 'Semantically significant fields')[0] : undefined;

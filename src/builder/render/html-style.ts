@@ -33,7 +33,8 @@ tbody tr:nth-child(even) td { background: #fbfcfd; }
 .callout ul { margin: 0; }
 nav.toc { background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1.25rem; margin: 1rem 0 2rem; }
 nav.toc h2 { font-size: 1.1rem; border: 0; margin: .25rem 0 .5rem; padding: 0; }
-nav.toc ol { padding-left: 1.25rem; margin: .25rem 0; }
+nav.toc ol { list-style: none; padding-left: 0; margin: .25rem 0; }
+nav.toc ol ol { padding-left: 1.25rem; }
 nav.toc ol ol { font-size: .92rem; }
 footer { margin-top: 3rem; padding-top: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .85rem; }
 @media print {

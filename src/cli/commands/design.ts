@@ -4,11 +4,12 @@
  * decisions. Refuses to overwrite an existing document unless `--force`.
  */
 import { statSync } from 'node:fs';
+import { intro } from '@clack/prompts';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { AnswersFileError, loadAnswersFile, type PartialAnswers } from '../../builder/answers-file.js';
 import { PromptCancelledError } from '../../builder/questions/prompt-port.js';
-import { createProgress } from '../progress.js';
+import { createProgress, type Progress } from '../progress.js';
 import { assertWritable, defaultCodeDir, defaultOutPath, displayPath, RefusedOverwriteError, resolvePath } from '../output-paths.js';
 
 export interface DesignOptions {
@@ -53,18 +54,23 @@ export class UsageError extends Error {
  * @example process.exitCode = await runDesign('.', { yes: true, format: 'md' });
  */
 export async function runDesign(dirArg: string | undefined, options: DesignOptions): Promise<number> {
-  // Loaded on use: the renderer and the compiler API are heavy, and `--help` or `check` need neither.
-  const [{ DocumentExistsError, generate }, { inspectCodebase }, { collectAnswers, createClackPrompts }] = await Promise.all([
-    import('../../builder/generate.js'),
-    import('../../builder/inspect/index.js'),
-    import('../../builder/questions/index.js'),
-  ]);
+  let generation: typeof import('../../builder/generate.js') | undefined;
+  let progress: Progress | undefined;
   try {
     const dir = projectDir(dirArg);
     const interactive = isInteractive(options.yes);
     const fileName = options.answers ? resolvePath(options.answers) : undefined;
     const file: PartialAnswers = fileName ? loadAnswersFile(fileName) : {};
-    const progress = createProgress(interactive);
+    // Loaded on use, after the cheap checks: the renderer and the compiler API are heavy.
+    const [loaded, { inspectCodebase }, { collectAnswers, createClackPrompts }] = await Promise.all([
+      import('../../builder/generate.js'),
+      import('../../builder/inspect/index.js'),
+      import('../../builder/questions/index.js'),
+    ]);
+    generation = loaded;
+    progress = createProgress(interactive);
+    const steps = progress;
+    if (interactive) intro(pc.inverse(' idempotency-builder '));
     const prompts = interactive ? createClackPrompts() : undefined;
     let outPath = options.out ? resolvePath(options.out) : undefined;
 
@@ -79,9 +85,9 @@ export async function runDesign(dirArg: string | undefined, options: DesignOptio
         assertWritable(outPath, options.force === true);
       },
       inspect: async () => {
-        progress.start(`Inspecting ${displayPath(dir) || '.'}`);
+        steps.start(`Inspecting ${displayPath(dir) || '.'}`);
         const result = await inspectCodebase(dir);
-        progress.stop(`Inspected ${result.filesScanned} file(s): ${result.endpoints.length} mutating endpoint(s), ${result.consumers.length} consumer(s), ${result.schedulers.length} scheduled job(s), ${result.paymentCalls.length} payment call(s)`);
+        steps.stop(`Inspected ${result.filesScanned} file(s): ${result.endpoints.length} mutating endpoint(s), ${result.consumers.length} consumer(s), ${result.schedulers.length} scheduled job(s), ${result.paymentCalls.length} payment call(s)`);
         return result;
       },
       log: (text) => println(text),
@@ -90,7 +96,7 @@ export async function runDesign(dirArg: string | undefined, options: DesignOptio
     const documentPath = outPath ?? defaultOutPath(dir, answers.format);
     const codeDir = options.code === false ? undefined : typeof options.code === 'string' ? resolvePath(options.code) : defaultCodeDir(dir);
     progress.start('Writing the design document and code');
-    const result = await generate(answers, { format: answers.format, outPath: documentPath, codeDir, force: options.force === true, now: new Date() });
+    const result = await loaded.generate(answers, { format: answers.format, outPath: documentPath, codeDir, force: options.force === true, now: new Date() });
     progress.stop(`Wrote ${result.written.length} file(s)`);
 
     println();
@@ -103,6 +109,7 @@ export async function runDesign(dirArg: string | undefined, options: DesignOptio
     for (const line of result.summary) println(`  • ${line}`);
     return 0;
   } catch (error) {
+    progress?.fail('Stopped');
     if (error instanceof PromptCancelledError) {
       eprintln(error.message);
       return 130;
@@ -115,7 +122,7 @@ export async function runDesign(dirArg: string | undefined, options: DesignOptio
       eprintln(pc.red(error.message));
       return 1;
     }
-    if (error instanceof DocumentExistsError) {
+    if (generation && error instanceof generation.DocumentExistsError) {
       // Appeared between the early check and the write (another process): still never overwritten.
       eprintln(pc.red(new RefusedOverwriteError(error.path).message));
       return 1;

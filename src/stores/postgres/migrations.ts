@@ -15,7 +15,11 @@ export interface Migration {
   readonly sql: (names: TableNames) => string;
 }
 
-/** Append only: a released step is never edited; a change is a new step. */
+/**
+ * Append only: a released step is never edited; a change is a new step. Step 1 was edited in
+ * place once, before any release (lock_version INT → BIGINT for clock-based fencing tokens):
+ * no database outside this repository's tests can hold the INT version.
+ */
 export const MIGRATIONS: Readonly<Record<PostgresLayout, readonly Migration[]>> = {
   plain: [{ version: 1, name: 'create idempotency_store', sql: plainTableSql }],
   partitioned: [

@@ -9,6 +9,7 @@
  * inside a VOLATILE function takes a fresh one. So: lock, then read, then write — all in here.
  */
 import type { TableNames } from './schema.js';
+import { clockMsBigint } from './sql.js';
 
 /**
  * `<table>_claim(p_key, p_scope, p_fingerprint, p_owner, p_lease_ms, p_ttl_ms, p_replace)`
@@ -27,6 +28,8 @@ import type { TableNames } from './schema.js';
  *  - An expired record is replaced by DELETE + INSERT rather than an UPDATE of created_at: moving
  *    a row to another partition makes a concurrent writer of the old version fail with a
  *    serialization error instead of simply finding it gone.
+ *  - Fencing tokens as in the plain claim (src/stores/contract.ts): a fresh record starts at
+ *    the clock in ms, a reclaim adds 1, a replacement takes GREATEST(old + 1, clock in ms).
  *  - Only under READ COMMITTED: a REPEATABLE READ snapshot could miss a row committed while we
  *    waited for the lock, and insert a duplicate. The function refuses to run there.
  *
@@ -62,7 +65,7 @@ BEGIN
       WHERE r.idempotency_key = p_key AND r.user_id = p_scope
       ORDER BY r.created_at DESC LIMIT 1;
     IF NOT FOUND THEN
-      ${insertFresh('1')};
+      ${insertFresh(clockMsBigint('now_ts'))};
       RETURN QUERY SELECT 'claimed'::text, false, false, now_ts, won;
       RETURN;
     ELSIF cur.status = 'PROCESSING' AND cur.locked_until <= now_ts

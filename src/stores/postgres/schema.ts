@@ -57,7 +57,10 @@ export function tableNames(schema: string, table: string): TableNames {
 const bare = (names: TableNames, prefix: string, suffix = '') => quoteIdent(`${prefix}${names.table}${suffix}`, 'table');
 
 /**
- * The columns: the spec's DDL verbatim, then four the runtime needs —
+ * The columns: the spec's DDL, then four the runtime needs. One departure from the spec:
+ * lock_version is BIGINT, not INT — a fresh record's fencing token is the store clock in ms
+ * ("Fencing tokens", src/stores/contract.ts), about 1.7e12 today, far past INT's 2.1e9.
+ * The four added columns —
  *   owner_id          who created a record in a shared (`global`) namespace, for the 404 rule;
  *   response_headers  the allow-listed response headers, replayed as they were;
  *   response_encoding what the body bytes are (`json`, `bytes`, `error+json`, a codec's wrapper);
@@ -71,7 +74,7 @@ const COLUMNS = `idempotency_key   VARCHAR(255)  NOT NULL,
   status            VARCHAR(20)   NOT NULL DEFAULT 'PROCESSING',
   response_code     INT,
   response_body     JSONB,
-  lock_version      INT           NOT NULL DEFAULT 0,
+  lock_version      BIGINT        NOT NULL DEFAULT 0,
   locked_until      TIMESTAMPTZ,
   created_at        TIMESTAMPTZ   NOT NULL DEFAULT NOW(),
   completed_at      TIMESTAMPTZ,

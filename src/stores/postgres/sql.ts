@@ -14,6 +14,13 @@
 export const epochMs = (expression: string) => `(extract(epoch FROM ${expression}) * 1000)::float8`;
 
 /**
+ * A TIMESTAMPTZ as whole ms since the epoch, BIGINT: a fresh record's fencing token (see
+ * "Fencing tokens" in src/stores/contract.ts). Whole, because lock_version is an integer.
+ * @example `INSERT ... lock_version ... VALUES (${clockMsBigint('clock.now')})`
+ */
+export const clockMsBigint = (expression: string) => `floor(extract(epoch FROM ${expression}) * 1000)::bigint`;
+
+/**
  * The select list that row-mapping.ts reads: raw columns, times as `<name>_ms`. `source` is a
  * table alias or a composite value such as `(f.rec)`.
  */
@@ -85,6 +92,9 @@ export function postgresStatements(table: string, claimFunction?: string) {
      * re-reads the row with FOR SHARE, which follows the update chain to the winner's version —
      * never the stale snapshot. Present and not claimable (replay, in progress, mismatch) → the
      * snapshot row, read without taking any lock: replays write nothing.
+     * Fencing tokens (src/stores/contract.ts): a fresh row starts at the clock in ms; an orphan
+     * reclaim adds 1; replacing an expired record takes the larger of +1 and the clock in ms, so
+     * the new incarnation is above every token the old one handed out.
      */
     claim: claimFunction
       ? `SELECT f.outcome, f.reclaimed, f.replaced, ${epochMs('f.clock')} AS now_ms, ${recordSelect('(f.rec)')}
@@ -98,7 +108,7 @@ export function postgresStatements(table: string, claimFunction?: string) {
       inserted AS (
         INSERT INTO ${table} AS r
           (idempotency_key, user_id, owner_id, fingerprint, status, lock_version, locked_until, created_at, expires_at)
-        SELECT $1::text, $2::text, $4::text, $3::text, 'PROCESSING', 1,
+        SELECT $1::text, $2::text, $4::text, $3::text, 'PROCESSING', ${clockMsBigint('clock.now')},
           clock.now + ${ms('$5')}, clock.now, clock.now + ${ms('$6')}
         FROM clock
         WHERE NOT EXISTS (SELECT 1 FROM prior)
@@ -108,7 +118,8 @@ export function postgresStatements(table: string, claimFunction?: string) {
       taken AS (
         UPDATE ${table} AS r SET
           fingerprint = $3::text, owner_id = $4::text, status = 'PROCESSING',
-          lock_version = r.lock_version + 1,
+          lock_version = CASE WHEN prior.status = 'PROCESSING' THEN r.lock_version + 1
+            ELSE ${clockMsBigint('clock.now')} END,
           locked_until = clock.now + ${ms('$5')},
           created_at = CASE WHEN prior.status = 'PROCESSING' THEN r.created_at ELSE clock.now END,
           expires_at = clock.now + ${ms('$6')},
@@ -146,17 +157,17 @@ export function postgresStatements(table: string, claimFunction?: string) {
         response_encoding = $7::text, response_bytes = $8::bytea, response_body = $9::text::jsonb,
         locked_until = NULL, completed_at = clock.now, expires_at = clock.now + ${ms('$10')}
       FROM clock
-      WHERE ${byId('r')} AND r.lock_version = $3::int AND r.status = 'PROCESSING'
+      WHERE ${byId('r')} AND r.lock_version = $3::bigint AND r.status = 'PROCESSING'
       RETURNING true AS applied`,
 
     /** release — $1 key, $2 scope, $3 lockVersion. Fenced delete: the key is claimable at once. */
     release: `DELETE FROM ${table} AS r
-      WHERE ${byId('r')} AND r.lock_version = $3::int AND r.status = 'PROCESSING'
+      WHERE ${byId('r')} AND r.lock_version = $3::bigint AND r.status = 'PROCESSING'
       RETURNING true AS applied`,
 
     /** extend — $1 key, $2 scope, $3 lockVersion, $4 leaseMs. Fenced heartbeat from the store clock. */
     extend: `UPDATE ${table} AS r SET locked_until = clock_timestamp() + ${ms('$4')}
-      WHERE ${byId('r')} AND r.lock_version = $3::int AND r.status = 'PROCESSING'
+      WHERE ${byId('r')} AND r.lock_version = $3::bigint AND r.status = 'PROCESSING'
       RETURNING true AS applied`,
 
     /** get — $1 key, $2 scope. The record as stored, expired or not. */

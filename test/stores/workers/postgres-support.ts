@@ -42,6 +42,14 @@ export function countingQueryable(db: PgQueryable): PgQueryable & { count(text?:
   };
 }
 
+/**
+ * The fencing token a fresh claim must carry — its own statement's store clock in whole ms
+ * (contract.ts, "Fencing tokens") — recovered from the lease end that statement wrote. Exact:
+ * TIMESTAMPTZ keeps microseconds, a float8 near 1.7e12 ms keeps them too (ulp 2.4e-4), and
+ * subtracting an integer lease stays in the same binade, so the floor never slips a millisecond.
+ */
+export const clockTokenOf = (lockedUntil: number, leaseMs: number) => Math.floor(lockedUntil - leaseMs);
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns true (or throws after `timeoutMs`). */

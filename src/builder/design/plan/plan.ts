@@ -42,6 +42,8 @@ export interface Plan {
   readonly answers: Answers;
   readonly stack: ResolvedStack;
   readonly projectName: string;
+  /** The project name made safe for code comments (letters, digits, space . _ @ / -). */
+  readonly codeName: string;
   readonly table: string;
   readonly keysPerDay: number;
   readonly keysPerDayAssumed: boolean;
@@ -124,11 +126,27 @@ function collectAssumptions(answers: Answers, actions: readonly ActionPlan[], ke
   return out;
 }
 
+const FIELD = /^[A-Za-z_$][\w$-]*(\.[A-Za-z_$][\w$-]*)*$/;
+const ROUTE = /^\/[^\s"'`\\<>]*$/;
+const CHANNEL = /^[^"'`\\<>\u0000-\u001f]+$/;
+
+/** Field names, routes and channels reach generated code as string literals: only plain ones pass. */
+function assertCodeSafe(answers: Answers): void {
+  for (const action of answers.actions) {
+    for (const field of action.significantFields) {
+      if (!FIELD.test(field)) throw new TypeError(`Action ${action.name}: significant field "${field}" must be a dot path of identifiers (e.g. amount, recipient.id).`);
+    }
+    if (action.route !== undefined && !ROUTE.test(action.route)) throw new TypeError(`Action ${action.name}: route "${action.route}" must start with / and contain no spaces, quotes or angle brackets.`);
+    if (action.channel !== undefined && !CHANNEL.test(action.channel)) throw new TypeError(`Action ${action.name}: channel "${action.channel}" must contain no quotes, backslashes or control characters.`);
+  }
+}
+
 /**
  * Derives the plan from validated answers.
  * @example const plan = derivePlan(answersSchema.parse(input)); plan.actions[0].lease.leaseMs
  */
 export function derivePlan(answers: Answers): Plan {
+  assertCodeSafe(answers);
   const stack = resolveStack(answers);
   const projectName = answers.projectName ?? 'your service';
   const namespace = paypalNamespace(answers.projectName ?? 'service');
@@ -162,6 +180,7 @@ export function derivePlan(answers: Answers): Plan {
     answers,
     stack,
     projectName,
+    codeName: projectName.replace(/[^\w .@/-]/g, '_'),
     table: 'idempotency_store',
     keysPerDay,
     keysPerDayAssumed,

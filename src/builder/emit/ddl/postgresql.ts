@@ -171,7 +171,7 @@ RETURNING locked_until`,
       name,
       purpose: `PROCESSING → ${name === 'complete' ? 'COMPLETED' : 'FAILED (permanent error, replayed later)'}, fenced by lock_version; retention restarts at completion. No row = lease lost, write nothing else.`,
       sql: `UPDATE ${table}
-   SET status = '${name === 'complete' ? 'COMPLETED' : 'FAILED'}', response_code = :response_code, response_body = :response_body,
+   SET status = '${name === 'complete' ? 'COMPLETED' : 'FAILED'}', response_code = :response_code, response_body = CAST(:response_body AS JSONB),
        completed_at = now(), locked_until = NULL, expires_at = now() + ${ms('ttl_ms')}
  WHERE ${id} AND lock_version = :lock_version AND status = 'PROCESSING'
 RETURNING lock_version`,

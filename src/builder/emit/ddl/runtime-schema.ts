@@ -13,6 +13,7 @@ import { postgresStatements } from './postgresql.js';
 
 /** True when the generated TypeScript uses a runtime store that manages its own schema. */
 export function runtimeOwnsStore(plan: Plan): boolean {
+  if (plan.answers.agnostic) return false; // agnostic designs show the reference schema itself
   return plan.stack.language === 'typescript' && ['postgresql', 'sqlite', 'redis'].includes(plan.stack.store) && subpathAvailable(STORE_IMPORTS[plan.stack.store].module);
 }
 

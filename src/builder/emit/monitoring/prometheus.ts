@@ -140,6 +140,6 @@ export function prometheusRulesFile(plan: Plan): string {
       runbook: `runbook.md#${metric.runbook}`,
     },
   }));
-  const header = `# Prometheus alerting rules for the idempotency layer of ${plan.projectName}.\n# Counters are exposed with the _total suffix (prom-client through idempotency-builder/prometheus,\n# prometheus_client, Micrometer). Load with rule_files: [idempotency-alerts.yml].\n`;
+  const header = `# Prometheus alerting rules for the idempotency layer of ${plan.codeName}.\n# Counters are exposed with the _total suffix (prom-client through idempotency-builder/prometheus,\n# prometheus_client, Micrometer). Load with rule_files: [idempotency-alerts.yml].\n`;
   return header + stringify({ groups: [{ name: 'idempotency', rules }] }, { lineWidth: 0 });
 }

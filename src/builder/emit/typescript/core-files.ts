@@ -18,7 +18,7 @@ export function engineFile(plan: Plan): string {
     .map((a) => `  /** lease: ${a.lease.justification.split('. ')[0]}. */\n  ${a.action.name}: { leaseMs: ${ms(a.lease.leaseMs)}, ttlMs: ${ms(a.retention.ttlMs)} },`)
     .join('\n');
   const header = [
-    `// Idempotency engine for ${plan.projectName}: one store, and the lock timeout (leaseMs) and key`,
+    `// Idempotency engine for ${plan.codeName}: one store, and the lock timeout (leaseMs) and key`,
     '// expiry (ttlMs) of every protected action, as derived in the design document.',
     "import { createIdempotency } from 'idempotency-builder';",
     `import { ${store.factory} } from '${store.module}';`,

@@ -47,11 +47,12 @@ local storedOwner, storedFingerprint, status = current[3], current[4], current[5
 local version, storedLease, storedExpiry = tonumber(current[6]), tonumber(current[7]), tonumber(current[10])
 
 if not status then
-  -- Absent: continue after the lockVersion of a released record, so that a stale holder of an
-  -- older claim can never pass the fence of a newer one.
+  -- Absent: a fresh record's token is the server clock in ms (the store contract), so it is above
+  -- every token an earlier, released incarnation of this key handed out; the fence keeps it above
+  -- the released record's last token even when that one grew within this very millisecond.
   local released = redis.call('GET', fence)
   if released then redis.call('DEL', fence) end
-  local lockVersion = tonumber(released or '0') + 1
+  local lockVersion = math.max(now, tonumber(released or '0') + 1)
   insert(lockVersion)
   return {'claimed', lockVersion, 0, 0, lockedUntil}
 end

@@ -1,8 +1,8 @@
 --[[ idempotency-builder:release@1
   PROCESSING(v) -> absent after a transient error: the key is claimable again at once. Fenced by
-  lockVersion. The record's lockVersion is kept in the fence key (same hash slot, same lifetime
-  the record had) so the next claim continues at v+1: a stale holder of an older version can
-  never match the fence of a newer claim.
+  lockVersion. The record's lockVersion is kept in the fence key (same hash slot) so the next
+  claim starts above it even within the same millisecond: a stale holder of an older version can
+  never match the token of a newer claim.
 
   KEYS[1]  record hash  <prefix>r:{<tag>}
   KEYS[2]  fence        <prefix>f:{<tag>}

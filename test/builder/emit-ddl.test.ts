@@ -1,0 +1,286 @@
+/**
+ * The generated DDL and named statements, applied to real servers: PostgreSQL (fresh schema per
+ * test), MariaDB (unique table names) and SQLite. Many concurrent claimers of one key get exactly
+ * one claim; of many concurrent reclaimers of an orphan exactly one wins; stale holders are fenced
+ * out; the runbook queries run as written.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { answersSchema } from '../../src/builder/answers.js';
+import { buildDesign } from '../../src/builder/design/build-design.js';
+import { derivePlan } from '../../src/builder/design/plan/plan.js';
+import { sqlDdlFor, sqlStatementsFor } from '../../src/builder/emit/ddl/index.js';
+import { queriesFile, toDollar, toQuestion, type NamedStatement } from '../../src/builder/emit/sql/statements.js';
+import { runbookSnippets } from '../../src/builder/design/sections/runbook-queries.js';
+import { probeTcp, serviceAvailable } from '../support/services.js';
+import { FIXTURES, fixture, GENERATED_AT } from './fixtures.js';
+import { claim, statementsOf, type Execute } from './support/sql-claim.js';
+
+const FP = 'a'.repeat(64);
+const OTHER_FP = 'b'.repeat(64);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const artifact = (model: ReturnType<typeof buildDesign>, path: string) => {
+  const found = model.artifacts.find((a) => a.path === path);
+  if (!found) throw new Error(`no artifact ${path}`);
+  return found.content;
+};
+
+/** The shared scenario, for any dialect: concurrency, fencing, purge, runbook operations. */
+async function provesClaims(exec: Execute, statements: Record<string, NamedStatement>, returning: boolean, parallel: boolean): Promise<void> {
+  const key = `createPayment_${randomUUID()}`;
+  const input = { key, scope: 'usr-1', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 };
+  const contenders = parallel ? 24 : 6;
+  const answers = await Promise.all(Array.from({ length: contenders }, () => claim(exec, statements, input, returning)));
+  expect(answers.filter((a) => a.outcome === 'claimed')).toHaveLength(1);
+  expect(answers.filter((a) => a.outcome === 'existing')).toHaveLength(contenders - 1);
+  // The same key in another scope is another record.
+  expect((await claim(exec, statements, { ...input, scope: 'usr-2' }, returning)).outcome).toBe('claimed');
+  // A different fingerprint never takes over a live or an orphaned claim.
+  expect((await claim(exec, statements, { ...input, fingerprint: OTHER_FP }, returning)).outcome).toBe('existing');
+
+  // Orphan: a claim whose lease ran out; many reclaimers race, exactly one wins with version 2.
+  const orphan = { ...input, key: `createPayment_${randomUUID()}`, lease_ms: 1 };
+  expect(await claim(exec, statements, orphan, returning)).toEqual({ outcome: 'claimed', lockVersion: 1 });
+  await sleep(30);
+  const reclaims = await Promise.all(
+    Array.from({ length: contenders }, () => exec(statements.reclaim as NamedStatement, { ...orphan, lease_ms: 30_000, lock_version: 1 })),
+  );
+  const won = reclaims.filter((r) => (returning ? r.rows.length > 0 : r.affected === 1));
+  expect(won).toHaveLength(1);
+  const fenced = { key: orphan.key, scope: orphan.scope, response_code: 201, response_body: '{"id":"pay_1"}', ttl_ms: 1 };
+  // The dead worker (version 1) is fenced out; the new holder (version 2) completes.
+  expect((await exec(statements.complete as NamedStatement, { ...fenced, lock_version: 1 })).affected).toBe(0);
+  expect((await exec(statements.extend as NamedStatement, { key: orphan.key, scope: orphan.scope, lock_version: 1, lease_ms: 1000 })).affected).toBe(0);
+  expect((await exec(statements.complete as NamedStatement, { ...fenced, lock_version: 2 })).affected).toBe(1);
+  const [done] = (await exec(statements.fetch as NamedStatement, { key: orphan.key, scope: orphan.scope })).rows;
+  expect(done).toMatchObject({ status: 'COMPLETED', response_code: 201 });
+  expect(Number(done?.lock_version)).toBe(2);
+
+  // Release is fenced too, and a released key is claimable at once.
+  const released = { ...input, key: `createPayment_${randomUUID()}` };
+  await claim(exec, statements, released, returning);
+  expect((await exec(statements.release as NamedStatement, { key: released.key, scope: released.scope, lock_version: 9 })).affected).toBe(0);
+  expect((await exec(statements.release as NamedStatement, { key: released.key, scope: released.scope, lock_version: 1 })).affected).toBe(1);
+  expect((await claim(exec, statements, released, returning)).outcome).toBe('claimed');
+
+  // Purge removes the expired COMPLETED record, never a PROCESSING one.
+  await sleep(20);
+  const purged = await exec(statements.purge_expired as NamedStatement, { batch_size: 100 });
+  expect(purged.affected).toBe(1);
+  expect((await exec(statements.fetch as NamedStatement, { key: orphan.key, scope: orphan.scope })).rows).toHaveLength(0);
+  expect((await exec(statements.fetch as NamedStatement, { key, scope: 'usr-1' })).rows).toHaveLength(1);
+
+  // Runbook: a stuck record is listed, and the manual release bumps lock_version.
+  const stuck = { ...input, key: `createPayment_${randomUUID()}`, lease_ms: 1 };
+  await claim(exec, statements, stuck, returning);
+  await sleep(20);
+  const listed = (await exec(statements.list_stuck as NamedStatement, { older_than_ms: 0, limit: 100 })).rows;
+  expect(listed.map((row) => row.idempotency_key)).toContain(stuck.key);
+  expect((await exec(statements.force_release as NamedStatement, { key: stuck.key, scope: stuck.scope })).affected).toBe(1);
+  const [after] = (await exec(statements.fetch as NamedStatement, { key: stuck.key, scope: stuck.scope })).rows;
+  expect(Number(after?.lock_version)).toBe(2);
+}
+
+const pgUp = await serviceAvailable('PostgreSQL', () => probeTcp(5432));
+const mariaUp = await serviceAvailable('MariaDB', () => probeTcp(3306));
+
+describe.skipIf(!pgUp)('PostgreSQL: the generated DDL and statements on a real server', () => {
+  const pools: pg.Pool[] = [];
+  const schemas: string[] = [];
+
+  async function freshSchema(): Promise<pg.Pool> {
+    const schema = `builder_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const admin = new pg.Client({ host: '127.0.0.1', user: 'postgres', database: 'test' });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    schemas.push(schema);
+    const pool = new pg.Pool({ host: '127.0.0.1', user: 'postgres', database: 'test', max: 8, options: `-c search_path=${schema}` });
+    pools.push(pool);
+    return pool;
+  }
+
+  const executor = (pool: pg.Pool): Execute => async (statement, params) => {
+    const rendered = toDollar(statement.sql);
+    const result = await pool.query(rendered.text, rendered.params.map((name) => params[name]));
+    return { rows: result.rows, affected: result.rowCount ?? 0 };
+  };
+
+  afterAll(async () => {
+    await Promise.all(pools.map((pool) => pool.end()));
+    const admin = new pg.Client({ host: '127.0.0.1', user: 'postgres', database: 'test' });
+    await admin.connect();
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  it.each([
+    ['plain', false],
+    ['hash-partitioned', true],
+  ])('%s reference schema: constraints hold and the claim statements are exact under concurrency', async (_name, partitioned) => {
+    const pool = await freshSchema();
+    const answers = answersSchema.parse({ ...FIXTURES['fastapi-postgres-paypal'], keysPerDay: partitioned ? 500_000 : 5_000 });
+    const model = buildDesign(answers, { generatedAt: GENERATED_AT });
+    const ddl = artifact(model, 'db/idempotency_store.sql');
+    expect(ddl.includes('PARTITION BY HASH')).toBe(partitioned);
+    await pool.query(ddl);
+    await expect(pool.query(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, status, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', now())`)).rejects.toThrow(/chk_status/);
+    await pool.query(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, expires_at) VALUES ('k', 'u', '${FP}', now())`);
+    await expect(pool.query(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, expires_at) VALUES ('k', 'u', '${FP}', now())`)).rejects.toThrow(/duplicate key/);
+    await pool.query(`DELETE FROM idempotency_store`);
+    await provesClaims(executor(pool), statementsOf(artifact(model, 'db/idempotency_queries.sql')), true, true);
+  });
+
+  it('one-statement claim: 32 concurrent claimers, re-run on the READ COMMITTED gap, one winner', async () => {
+    const pool = await freshSchema();
+    await pool.query(sqlDdlFor('postgresql', { table: 'idempotency_store', partitioned: false, saga: false }));
+    const statement = sqlStatementsFor('postgresql', 'idempotency_store', false).find((s) => s.name === 'claim') as NamedStatement;
+    const exec = executor(pool);
+    for (let round = 0; round < 10; round++) {
+      const key = `createPayment_${randomUUID()}`;
+      const outcomes = await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          for (let attempt = 0; attempt < 8; attempt++) {
+            const { rows } = await exec(statement, { key, scope: 'usr-1', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 });
+            if (rows[0]) return rows[0].outcome;
+          }
+          return 'unsettled';
+        }),
+      );
+      expect(outcomes.filter((o) => o === 'claimed')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'existing')).toHaveLength(31);
+    }
+  });
+
+  it('saga steps are recorded only by the current holder of the outer key', async () => {
+    const pool = await freshSchema();
+    const model = buildDesign(fixture('spring-postgres'), { generatedAt: GENERATED_AT });
+    await pool.query(sqlDdlFor('postgresql', { table: 'idempotency_store', partitioned: false, saga: true }));
+    const statements = Object.fromEntries(sqlStatementsFor('postgresql', 'idempotency_store', true).map((s) => [s.name, s]));
+    const exec = executor(pool);
+    const input = { key: 'placeOrder_x', scope: 'usr-1', fingerprint: FP, lease_ms: 1, ttl_ms: 60_000 };
+    await claim(exec, statements, input, true);
+    await sleep(20);
+    expect(await claim(exec, statements, { ...input, lease_ms: 30_000 }, true)).toEqual({ outcome: 'claimed', lockVersion: 2 });
+    const mark = (lockVersion: number, step: number) =>
+      exec(statements.saga_step_mark as NamedStatement, { key: input.key, scope: input.scope, lock_version: lockVersion, step_index: step, step_name: `s${step}`, step_status: 'DONE', provider_ref: null });
+    expect((await mark(1, 1)).affected).toBe(0); // the fenced-out worker records nothing
+    expect((await mark(2, 1)).affected).toBe(1);
+    expect((await exec(statements.saga_steps as NamedStatement, { key: input.key, scope: input.scope })).rows).toMatchObject([{ step_index: 1, status: 'DONE' }]);
+    expect(model.artifacts.length).toBeGreaterThan(0);
+  });
+
+  it('the TypeScript project’s DDL is the runtime’s migration, and the runbook statements run on it', async () => {
+    const pool = await freshSchema();
+    const schema = schemas[schemas.length - 1] as string;
+    const plain = buildDesign(answersSchema.parse({ ...FIXTURES['express-postgres-stripe'], keysPerDay: 20_000 }), { generatedAt: GENERATED_AT });
+    const partitioned = buildDesign(fixture('express-postgres-stripe'), { generatedAt: GENERATED_AT });
+    const partitionedDdl = artifact(partitioned, 'db/idempotency_store.sql');
+    expect(partitionedDdl).toMatch(/PARTITION BY RANGE \(created_at\)/);
+    const ddl = artifact(plain, 'db/idempotency_store.sql').replaceAll('"public"', `"${schema}"`);
+    await pool.query(ddl);
+    await pool.query(ddl); // ledgered: a second run is a no-op
+    await pool.query(partitionedDdl.replaceAll('"public"', `"${schema}_p"`).replaceAll('idempotency_store', 'idempotency_p'));
+    schemas.push(`${schema}_p`);
+    const model = plain;
+    const statements = statementsOf(artifact(model, 'db/idempotency_queries.sql'));
+    expect(Object.keys(statements).sort()).toEqual(['fetch', 'force_release', 'list_stuck']);
+    const exec = executor(pool);
+    await pool.query(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, lock_version, locked_until, expires_at) VALUES ('k', 'u', '${FP}', 1, now() - interval '1 hour', now() + interval '1 day')`);
+    expect((await exec(statements.list_stuck as NamedStatement, { older_than_ms: 60_000, limit: 10 })).rows).toHaveLength(1);
+    expect(Number((await exec(statements.force_release as NamedStatement, { key: 'k', scope: 'u' })).rows[0]?.lock_version)).toBe(2);
+  });
+
+  it('runs every runbook query of the document as written', async () => {
+    const pool = await freshSchema();
+    const plan = derivePlan(fixture('fastapi-postgres-paypal'));
+    await pool.query(sqlDdlFor('postgresql', { table: 'idempotency_store', partitioned: false, saga: false }));
+    const snippets = Object.values(runbookSnippets(plan)).flat().filter((s) => !s.code.includes('<business_table>'));
+    expect(snippets.length).toBeGreaterThanOrEqual(7);
+    for (const snippet of snippets) await pool.query(snippet.code);
+  });
+});
+
+describe.skipIf(!mariaUp)('MariaDB/MySQL: the generated DDL and statements on a real server', () => {
+  const pool = mysql.createPool({ host: '127.0.0.1', user: 'root', database: 'test', connectionLimit: 8, multipleStatements: true });
+  const tables: string[] = [];
+  afterAll(async () => {
+    for (const table of tables) await pool.query(`DROP TABLE IF EXISTS ${table}_saga_step, ${table}`);
+    await pool.end();
+  });
+
+  const executor = (): Execute => async (statement, params) => {
+    const rendered = toQuestion(statement.sql);
+    const [result] = await pool.query(rendered.text, rendered.params.map((name) => params[name]));
+    if (Array.isArray(result)) return { rows: result as Record<string, unknown>[], affected: result.length };
+    return { rows: [], affected: (result as { affectedRows: number }).affectedRows };
+  };
+
+  it.each([
+    ['plain', false],
+    ['key-partitioned', true],
+  ])('%s schema: binary keys, constraints, and exact claims under concurrency', async (_name, partitioned) => {
+    const table = `builder_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    tables.push(table);
+    await pool.query(sqlDdlFor('mysql', { table, partitioned, saga: !partitioned }));
+    await expect(pool.query(`INSERT INTO ${table} (idempotency_key, user_id, fingerprint, status, created_at, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`)).rejects.toThrow(/chk_/);
+    const statements = Object.fromEntries(sqlStatementsFor('mysql', table, !partitioned).map((s) => [s.name, s]));
+    const exec = executor();
+    // Keys differing only in case are different keys (ascii_bin).
+    expect((await claim(exec, statements, { key: 'Abc', scope: 'u', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, false)).outcome).toBe('claimed');
+    expect((await claim(exec, statements, { key: 'abc', scope: 'u', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, false)).outcome).toBe('claimed');
+    await provesClaims(exec, statements, false, true);
+  });
+
+  it('emits the NestJS + MariaDB project’s DDL and queries file, and runs its runbook queries', async () => {
+    const table = 'idempotency_store';
+    const model = buildDesign(fixture('nestjs-mysql-adyen'), { generatedAt: GENERATED_AT });
+    const unique = `builder_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    tables.push(unique);
+    await pool.query(artifact(model, 'db/idempotency_store.sql').replaceAll(table, unique));
+    const statements = statementsOf(artifact(model, 'db/idempotency_queries.sql').replaceAll(table, unique));
+    expect((await claim(executor(), statements, { key: 'refundPayment_x', scope: 'acct-1', fingerprint: FP, lease_ms: 1000, ttl_ms: 60_000 }, false)).outcome).toBe('claimed');
+    const plan = derivePlan(fixture('nestjs-mysql-adyen'));
+    for (const snippet of Object.values(runbookSnippets(plan)).flat().filter((s) => !s.code.includes('<business_table>'))) {
+      await pool.query(snippet.code.replaceAll(table, unique));
+    }
+  });
+});
+
+describe('SQLite: the generated DDL and statements on a real database file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'builder-sqlite-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('claims exactly once across connections sharing the file, with fenced reclaims', async () => {
+    const file = join(dir, 'idem.db');
+    const ddl = sqlDdlFor('sqlite', { table: 'idempotency_store', partitioned: false, saga: true });
+    const first = new Database(file);
+    first.exec(ddl);
+    const connections = [first, ...Array.from({ length: 3 }, () => new Database(file))];
+    for (const db of connections) db.pragma('busy_timeout = 2000');
+    let turn = 0;
+    const exec: Execute = async (statement, params) => {
+      const db = connections[turn++ % connections.length] as Database.Database;
+      const prepared = db.prepare(statement.sql);
+      const named = Object.fromEntries(Object.entries(params).filter(([name]) => statement.sql.includes(`:${name}`)));
+      if (prepared.reader) {
+        const rows = prepared.all(named) as Record<string, unknown>[];
+        return { rows, affected: rows.length };
+      }
+      return { rows: [], affected: prepared.run(named).changes };
+    };
+    expect(() => first.prepare(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, status, created_at, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', 0, 0)`).run()).toThrow(/CHECK constraint/);
+    const statements = statementsOf(queriesFile('sqlite', sqlStatementsFor('sqlite', 'idempotency_store', true)));
+    await provesClaims(exec, statements, true, false);
+    for (const snippet of Object.values(runbookSnippets(derivePlan(answersSchema.parse({ ...FIXTURES['spring-postgres'], stack: { language: 'java', framework: 'spring', database: 'sqlite' } })))).flat()) {
+      if (!snippet.code.includes('<business_table>')) first.exec(snippet.code);
+    }
+    for (const db of connections) db.close();
+  });
+});
