@@ -123,11 +123,18 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     }
   }
 
-  async function finish(operation: 'complete' | 'fail', write: () => Promise<FencedResult>, log: () => LogFields): Promise<FencedResult> {
+  async function finish(
+    operation: 'complete' | 'fail',
+    id: { key: string; scope: string; lockVersion: number },
+    write: () => Promise<FencedResult>,
+    log: () => LogFields,
+  ): Promise<FencedResult> {
     let lastError: unknown;
     for (let attempt = 1; attempt <= resolved.finishAttempts; attempt++) {
       try {
-        return await write();
+        const result = await write();
+        if (result === 'lost' && attempt > 1 && (await finishedByUs(id))) return 'applied';
+        return result;
       } catch (error) {
         lastError = error;
         logger.warn({ ...log(), attempt }, `idempotency ${operation} failed; retrying`);
@@ -135,6 +142,15 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
       }
     }
     throw new StoreUnavailableError(operation, lastError);
+  }
+
+  /**
+   * After a write whose reply was lost, a retry finds the record finished: it was our own write
+   * if the record is finished at our lockVersion (finishing never changes the version).
+   */
+  async function finishedByUs(id: { key: string; scope: string; lockVersion: number }): Promise<boolean> {
+    const record = await store.get(id).catch(() => null);
+    return record !== null && record.status !== 'PROCESSING' && record.lockVersion === id.lockVersion;
   }
 
   async function answerExisting<T>(
@@ -208,7 +224,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
       }
       if (resolved.classify(error) === 'permanent') {
         const response = await codec.encode(serializeFailure(toStoredFailure(error)));
-        const result = await finish('fail', () => store.fail({ ...id, response, ttlMs }), log);
+        const result = await finish('fail', id, () => store.fail({ ...id, response, ttlMs }), log);
         if (result === 'lost') logger.warn(log(), 'idempotency failure not recorded: lease lost');
       } else {
         await store.release(id).catch((releaseError: unknown) => {
@@ -229,7 +245,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
       return { value, replayed: false };
     }
     const response = await codec.encode(serializer.serialize(value));
-    const result = await finish('complete', () => store.complete({ ...id, response, ttlMs }), log);
+    const result = await finish('complete', id, () => store.complete({ ...id, response, ttlMs }), log);
     if (result === 'lost') throw new LeaseLostError();
     return { value, replayed: false };
   }

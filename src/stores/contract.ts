@@ -8,7 +8,9 @@
  * Fencing tokens: a fresh record's lockVersion is the store clock in ms, and every reclaim,
  * replacement or force-release adds 1. A released key's next incarnation therefore starts above
  * every token the previous one handed out (a reclaim needs a lapsed lease, so a key cannot gain
- * more than one version per millisecond), and a stalled holder can never match a newer record.
+ * more than one version per millisecond — bar operator force-releases), and a stalled holder can
+ * never match a newer record. A store clock stepped backwards could reissue a recent token; a
+ * store that can (Redis) keeps a small release fence and starts at max(now, fence + 1).
  * Starting every record at 1 would let A(v1) stall, B(v2) reclaim and release, C claim v1 again —
  * and A's late write land in C's record. Columns holding it need 64 bits.
  *
@@ -16,7 +18,7 @@
  *   absent                      --claim-->            PROCESSING(v = store-now in ms)
  *   PROCESSING(v)               --complete/fail(v)--> COMPLETED | FAILED
  *   PROCESSING(v)               --release(v)-->       absent          (transient error)
- *   PROCESSING(v), lease over   --claim-->            PROCESSING(v+1) (orphan reclaim, same fingerprint)
+ *   PROCESSING(v), lease over   --claim-->            PROCESSING(v+1) (orphan reclaim, same fingerprint and owner)
  *   COMPLETED|FAILED, expired   --claim-->            PROCESSING(v+1) (treated as new, any fingerprint)
  *   COMPLETED|FAILED, expired   --purgeExpired-->     absent
  */
@@ -33,7 +35,8 @@ export interface ClaimInput extends RecordId {
   readonly fingerprint: string;
   /**
    * Who made the request, when keys share one namespace (`scope: 'global'`); null otherwise.
-   * The store only records it; the engine compares it.
+   * The store records it and requires it to match for an orphan takeover; the engine answers
+   * `key_not_found` when it differs.
    */
   readonly owner: string | null;
   /** Lease length: the claim is held until store-now + leaseMs unless extended. */
@@ -111,7 +114,12 @@ export interface IdempotencyStore {
   release(input: FencedInput): Promise<FencedResult>;
   /** Heartbeat: lockedUntil = store-now + leaseMs, only while still v and PROCESSING. */
   extend(input: ExtendInput): Promise<FencedResult>;
-  /** The record as stored (expired or not), or null. */
+  /**
+   * The record as stored (expired or not), or null. A finished record stays readable after its
+   * expiresAt until purged (stores with native expiry keep a grace period): `onExpired: 'reject'`
+   * can only recognise an expired key while its record is still there. A PROCESSING record never
+   * expires by itself, whatever ttlMs says.
+   */
   get(id: RecordId): Promise<IdempotencyRecord | null>;
   /** Delete up to `batchSize` expired COMPLETED/FAILED records; returns how many went. */
   purgeExpired(batchSize: number): Promise<number>;

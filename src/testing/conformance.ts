@@ -366,6 +366,15 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
       expect((await store.get(id))!.response!.body.byteLength).toBe(4);
     }));
 
+    it('never drops a PROCESSING record whose ttl ends before its lease', withStore(async (store) => {
+      const key = testKey('shortttl');
+      const { lockVersion } = claimed(await store.claim(input(key, { ttlMs: 20, leaseMs: 30_000 })));
+      await sleep(80);
+      const result = existing(await store.claim(input(key)));
+      expect(result.record).toMatchObject({ status: 'PROCESSING', lockVersion });
+      expect(await store.purgeExpired(100)).toBe(0);
+    }));
+
     it('keeps the owner of a shared-namespace record', withStore(async (store) => {
       const key = testKey('owner');
       claimed(await store.claim(input(key, { scope: 'global', owner: 'alice' })));

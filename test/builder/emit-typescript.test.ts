@@ -104,6 +104,7 @@ describe('generated TypeScript', () => {
 
   it('runs the generated test suite green on the runtime (vitest, memory store)', async () => {
     const dir = join(workspace.dir, 'express-postgres-stripe');
+    writeArtifacts(dir, (built[0] as [string, ReturnType<typeof buildDesign>])[1].artifacts.filter((a) => a.language === 'typescript'));
     const alias = {
       'idempotency-builder/memory': join(REPO, 'src/stores/memory/index.ts'),
       'idempotency-builder/postgres': join(REPO, 'src/stores/postgres/index.ts'),

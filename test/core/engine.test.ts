@@ -177,6 +177,23 @@ describe('engine: claim -> run -> store -> replay', () => {
     expect((await store.get({ key: request().key, scope: 'usr-1' }))!.status).toBe('COMPLETED');
   });
 
+  it('recognises its own completion when the first write landed but its reply was lost', async () => {
+    const store = createMemoryStore();
+    let calls = 0;
+    const lostReply: IdempotencyStore = {
+      ...store,
+      complete: async (input) => {
+        const result = await store.complete(input);
+        if (++calls === 1) throw new Error('socket closed before the reply');
+        return result;
+      },
+    };
+    const idem = createIdempotency({ store: lostReply });
+    expect(await idem.run(request(), async () => 'paid')).toEqual({ value: 'paid', replayed: false });
+    expect(calls).toBe(2);
+    expect(await idem.run(request(), async () => 'again')).toEqual({ value: 'paid', replayed: true });
+  });
+
   it('does not store a result that shouldStore rejects, and releases the key', async () => {
     const store = createMemoryStore();
     const idem = createIdempotency({ store });

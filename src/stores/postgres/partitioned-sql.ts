@@ -83,7 +83,7 @@ BEGIN
         WHERE r.idempotency_key = p_key AND r.user_id = p_scope AND r.created_at = cur.created_at
           AND r.status = cur.status AND r.lock_version = cur.lock_version;
       IF FOUND THEN
-        ${insertFresh('cur.lock_version + 1')};
+        ${insertFresh(`GREATEST(cur.lock_version + 1, ${clockMsBigint('now_ts')})`)};
         RETURN QUERY SELECT 'claimed'::text, false, true, now_ts, won;
         RETURN;
       END IF;

@@ -119,7 +119,7 @@ export function postgresStatements(table: string, claimFunction?: string) {
         UPDATE ${table} AS r SET
           fingerprint = $3::text, owner_id = $4::text, status = 'PROCESSING',
           lock_version = CASE WHEN prior.status = 'PROCESSING' THEN r.lock_version + 1
-            ELSE ${clockMsBigint('clock.now')} END,
+            ELSE GREATEST(r.lock_version + 1, ${clockMsBigint('clock.now')}) END,
           locked_until = clock.now + ${ms('$5')},
           created_at = CASE WHEN prior.status = 'PROCESSING' THEN r.created_at ELSE clock.now END,
           expires_at = clock.now + ${ms('$6')},

@@ -12,10 +12,11 @@ const goString = (value: string) => JSON.stringify(value);
  * @example fingerprintGo(plan).includes('func Fingerprint(')
  */
 export function fingerprintGo(plan: Plan): string {
+  const width = Math.max(...plan.actions.map((a) => goString(a.action.name).length + 1));
   const entries = plan.actions
     .map((a) => {
       const { method, path } = signatureOf(a);
-      return `\t${goString(a.action.name)}: {Method: ${goString(method)}, Path: ${goString(path)}, Fields: []string{${a.action.significantFields.map(goString).join(', ')}}},`;
+      return `\t${`${goString(a.action.name)}:`.padEnd(width)} {Method: ${goString(method)}, Path: ${goString(path)}, Fields: []string{${a.action.significantFields.map(goString).join(', ')}}},`;
     })
     .join('\n');
   return `// Fingerprint utility: SHA-256 (hex) of [method, path, "fields", SHA-256(canonical JSON of the

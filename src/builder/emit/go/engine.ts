@@ -9,7 +9,9 @@ import type { Plan } from '../../design/plan/plan.js';
  * @example engineGo(plan).includes('func Run(')
  */
 export function engineGo(plan: Plan): string {
-  const policies = plan.actions.map((a) => `\t${JSON.stringify(a.action.name)}: {LeaseMs: ${a.lease.leaseMs}, TTLMs: ${a.retention.ttlMs}},`).join('\n');
+  const width = Math.max(...plan.actions.map((a) => JSON.stringify(a.action.name).length + 1));
+  // gofmt aligns the values of consecutive map entries.
+  const policies = plan.actions.map((a) => `\t${`${JSON.stringify(a.action.name)}:`.padEnd(width)} {LeaseMs: ${a.lease.leaseMs}, TTLMs: ${a.retention.ttlMs}},`).join('\n');
   return `// Idempotency engine: claim -> run -> store -> replay. The store decides every time question with
 // the database clock; every write after the claim is fenced by the lock version.
 package idempotency
@@ -54,11 +56,11 @@ type Existing struct {
 
 // Answer is what goes back to the caller: a fresh result, a replay, or a problem.
 type Answer struct {
-\tStatus       int
-\tBody         []byte
-\tReplayed     bool
-\tRetryAfterS  int64
-\tProblemCode  string
+\tStatus      int
+\tBody        []byte
+\tReplayed    bool
+\tRetryAfterS int64
+\tProblemCode string
 }
 
 // Store is the idempotency store contract: each method one atomic operation.

@@ -251,10 +251,10 @@ import (
 type Evaler func(ctx context.Context, script string, keys []string, args ...any) (any, error)
 
 const (
-\tscriptClaim        = ${source('claim')}
-\tscriptFinish       = ${source('finish')}
-\tscriptRelease      = ${source('release')}
-\tscriptExtend       = ${source('extend')}
+\tscriptClaim = ${source('claim')}
+\tscriptFinish = ${source('finish')}
+\tscriptRelease = ${source('release')}
+\tscriptExtend = ${source('extend')}
 \tscriptForceRelease = ${source('force_release')}
 )
 

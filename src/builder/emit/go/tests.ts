@@ -80,11 +80,11 @@ type memoryStore struct {
 }
 
 type memoryRecord struct {
-\tstatus, fingerprint string
+\tstatus, fingerprint  string
 \tversion, lockedUntil int64
-\texpiresAt           int64
-\tcode                int
-\tbody                []byte
+\texpiresAt            int64
+\tcode                 int
+\tbody                 []byte
 }
 
 func newMemoryStore() *memoryStore {

@@ -2,6 +2,7 @@
  * Generated Python test suite (pytest) for the section 11 scenarios, against the generated engine
  * with an in-memory store and a controllable clock — runnable without a database.
  */
+import { expectedFingerprint } from '../../design/plan/expected-fingerprint.js';
 import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 import { sampleBodies } from '../../design/plan/samples.js';
 
@@ -104,6 +105,10 @@ class Counter:
 
 def call(store, counter, intent, body, scope="usr-1"):
     return run(store, ACTION, intent, scope, fingerprint(ACTION, body), counter)
+
+
+def test_fingerprint_matches_the_typescript_runtime():
+    assert fingerprint(ACTION, BODY) == ${JSON.stringify(expectedFingerprint(target, same))}
 
 
 def test_same_key_same_body_first_request_executes():
