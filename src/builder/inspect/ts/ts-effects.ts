@@ -146,7 +146,7 @@ function kafkaTopics(src: ParsedSource): string[] {
  * Walks one file and collects payment calls, consumers, schedulers and clients.
  * @example scanEffects(parseSource('pay.ts', "import Stripe from 'stripe'; stripe.refunds.create({})")).paymentCalls
  */
-export function scanEffects(src: ParsedSource, { skipSchedulers = false } = {}): EffectFindings {
+export function scanEffects(src: ParsedSource): EffectFindings {
   const out: EffectFindings = { paymentCalls: [], consumers: [], schedulers: [], databases: [], brokers: [] };
   const topics = importsAny(src, /kafka/) ? kafkaTopics(src) : [];
   const seenClients = new Set<string>();
@@ -156,7 +156,7 @@ export function scanEffects(src: ParsedSource, { skipSchedulers = false } = {}):
       if (payment) out.paymentCalls.push(payment);
       const consumed = consumer(src, node, topics);
       if (consumed) out.consumers.push(consumed);
-      const scheduled = skipSchedulers ? undefined : scheduler(src, node);
+      const scheduled = scheduler(src, node);
       if (scheduled) out.schedulers.push(scheduled);
       const found = client(src, node);
       if (found && !seenClients.has(found.value)) {
