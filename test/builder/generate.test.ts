@@ -3,13 +3,20 @@
  * summary of key decisions; it never overwrites the document unless forced, and a document that
  * misses a constraint never reaches the disk.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { checkDocument, DesignConstraintError } from '../../src/builder/check/index.js';
 import { DocumentExistsError, generate } from '../../src/builder/generate.js';
 import { fixture, GENERATED_AT } from './fixtures.js';
 import { makeWorkspace } from './support/workspace.js';
+
+// The real checker, wrapped so one test can simulate a generator regression (a document that
+// misses a constraint); every other test runs the checker unchanged.
+vi.mock('../../src/builder/check/index.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/builder/check/index.js')>();
+  return { ...real, checkDocument: vi.fn(real.checkDocument) };
+});
 
 const workspace = makeWorkspace('generate');
 afterAll(() => workspace.remove());
@@ -59,9 +66,15 @@ describe('generate', () => {
     expect(result.document).toContain('<!DOCTYPE html>');
   });
 
-  it('fails loudly with every violation rather than write a deficient document', () => {
-    const error = new DesignConstraintError(checkDocument('# not a design\n', 'md'));
-    expect(error.name).toBe('DesignConstraintError');
-    expect(error.violations.map((v) => v.constraint)).toContain('store-ddl');
+  it('fails loudly with every violation rather than write a deficient document', async () => {
+    const violation = { constraint: 'store-ddl' as const, message: 'No CREATE TABLE statement for the idempotency store.' };
+    vi.mocked(checkDocument).mockReturnValueOnce([violation]);
+    const outPath = join(workspace.dir, 'deficient', 'design.html');
+    const failure = await generate(fixture('spring-postgres'), { format: 'html', outPath, codeDir: join(workspace.dir, 'deficient', 'code'), now: GENERATED_AT }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DesignConstraintError);
+    expect((failure as DesignConstraintError).violations).toEqual([violation]);
+    expect((failure as Error).message).toContain('store-ddl: No CREATE TABLE');
+    expect(existsSync(outPath)).toBe(false);
+    expect(existsSync(join(workspace.dir, 'deficient', 'code'))).toBe(false);
   });
 });
