@@ -128,6 +128,8 @@ function collectAssumptions(answers: Answers, actions: readonly ActionPlan[], ke
 
 const FIELD = /^[A-Za-z_$][\w$-]*(\.[A-Za-z_$][\w$-]*)*$/;
 const ROUTE = /^\/[^\s"'`\\<>]*$/;
+// Control characters are what must not pass, so the class names them.
+// eslint-disable-next-line no-control-regex
 const CHANNEL = /^[^"'`\\<>\u0000-\u001f]+$/;
 
 /** Field names, routes and channels reach generated code as string literals: only plain ones pass. */
