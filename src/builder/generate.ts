@@ -38,7 +38,10 @@ export interface GenerateResult {
   readonly summary: string[];
 }
 
-/** The document exists and force was not given. */
+/**
+ * The document exists and force was not given.
+ * @example if (error instanceof DocumentExistsError) console.error(error.path);
+ */
 export class DocumentExistsError extends Error {
   constructor(readonly path: string) {
     super(`${path} already exists; pass force to replace it.`);

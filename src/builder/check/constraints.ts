@@ -37,7 +37,10 @@ const findTop = (tree: DocumentTree, pattern: RegExp) => all(tree.sections).find
 const labelled = (section: DocSection, label: string) => texts(section).filter((text) => text.toLowerCase().startsWith(`${label.toLowerCase()}:`));
 const mentions = (text: string, name: string) => new RegExp(`(^|[^A-Za-z0-9])${name}([^A-Za-z0-9]|$)`).test(text);
 
-/** The actions the document must cover: the marker's list, else the analysis subsections. */
+/**
+ * The actions the document must cover: the marker's list, else the analysis subsections.
+ * @example expectedActions(markdownTree(text)) // ['createPayment']
+ */
 export function expectedActions(tree: DocumentTree): string[] {
   if (tree.meta?.actions && tree.meta.actions.length > 0) return [...tree.meta.actions];
   const analysis = findTop(tree, /action analysis/i);
@@ -123,7 +126,10 @@ function concurrentTest(tree: DocumentTree): Violation[] {
   return [];
 }
 
-/** Runs every constraint on a parsed document. */
+/**
+ * Runs every constraint on a parsed document.
+ * @example checkTree(htmlTree(html)).map((v) => v.constraint)
+ */
 export function checkTree(tree: DocumentTree): Violation[] {
   const actions = expectedActions(tree);
   return [

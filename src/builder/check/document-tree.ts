@@ -59,7 +59,10 @@ function inlineText(token: Token | undefined): string {
   return token.children.map((child: Token) => (child.type === 'text' || child.type === 'code_inline' ? child.content : child.type === 'softbreak' ? ' ' : '')).join('').trim();
 }
 
-/** Reads Markdown with markdown-it (the same parser the HTML side of the ecosystem uses). */
+/**
+ * Reads Markdown with markdown-it (the same parser the HTML side of the ecosystem uses).
+ * @example markdownTree(readFileSync('design.md', 'utf8')).sections[0].title
+ */
 export function markdownTree(text: string): DocumentTree {
   const tokens = new MarkdownIt({ html: false }).parse(text, {});
   const flat: Flat[] = [];
@@ -96,7 +99,10 @@ function decode(text: string): string {
 
 const stripTags = (html: string) => decode(html.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
 
-/** Reads the renderer's HTML (and hand edits of it): headings, paragraphs, items, rows, code. */
+/**
+ * Reads the renderer's HTML (and hand edits of it): headings, paragraphs, items, rows, code.
+ * @example htmlTree(readFileSync('design.html', 'utf8')).meta?.actions
+ */
 export function htmlTree(text: string): DocumentTree {
   const start = text.search(/<main[\s>]/i);
   const end = text.search(/<\/main>/i);

@@ -17,7 +17,10 @@ export function checkDocument(text: string, format: 'html' | 'md'): Violation[] 
   return checkTree(format === 'html' ? htmlTree(text) : markdownTree(text));
 }
 
-/** Thrown by generation when a document it produced misses a constraint: never written silently. */
+/**
+ * Thrown by generation when a document it produced misses a constraint: never written silently.
+ * @example throw new DesignConstraintError(checkDocument(text, 'html'));
+ */
 export class DesignConstraintError extends Error {
   readonly violations: readonly Violation[];
 

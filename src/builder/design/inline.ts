@@ -65,7 +65,10 @@ function merge(parts: Inline[]): Inline[] {
   return out;
 }
 
-/** Joins inline runs with a separator, e.g. a comma-separated list of code spans. */
+/**
+ * Joins inline runs with a separator, e.g. a comma-separated list of code spans.
+ * @example join([[code('a')], [code('b')]]) // a, b
+ */
 export function join(items: readonly (readonly Inline[])[], separator = ', '): Inline[] {
   const out: Inline[] = [];
   items.forEach((item, index) => {
@@ -75,7 +78,10 @@ export function join(items: readonly (readonly Inline[])[], separator = ', '): I
   return merge(out);
 }
 
-/** A list item that starts with a bold label; the constraint check looks for these labels. */
+/**
+ * A list item that starts with a bold label; the constraint check looks for these labels.
+ * @example labelled('Lock timeout', txt`8 s because …`)
+ */
 export function labelled(label: string, content: readonly Inline[]): Inline[] {
   return merge([{ strong: `${label}:` }, { text: ' ' }, ...content]);
 }
@@ -90,7 +96,10 @@ export const codeBlock = (language: CodeLanguage, source: string, title?: string
   ...(title !== undefined ? { title } : {}),
 });
 
-/** A table; cells given as strings are authored prose (see `rich`); wrap user data in `plain`. */
+/**
+ * A table; cells given as strings are authored prose (see `rich`); wrap user data in `plain`.
+ * @example table(['Field', 'Why'], [[[code('amount')], 'how much money moves']])
+ */
 export function table(columns: readonly string[], rows: readonly (readonly (string | readonly Inline[])[])[], caption?: string): Block {
   return {
     kind: 'table',
@@ -100,15 +109,26 @@ export function table(columns: readonly string[], rows: readonly (readonly (stri
   };
 }
 
+/**
+ * A highlighted box: a note, a warning, or the assumptions to confirm.
+ * @example callout('warning', 'Invariant', [txt`Never mint a fresh provider key.`])
+ */
 export function callout(tone: 'note' | 'warning' | 'assumption', title: string, items: readonly (readonly Inline[])[]): Block {
   return { kind: 'callout', tone, title, items };
 }
 
+/**
+ * A section of the document with its blocks and subsections.
+ * @example section('lock-timeout', '4.3 Lock timeout', [para(txt`…`)])
+ */
 export function section(id: string, title: string, blocks: readonly Block[], children: readonly Section[] = []): Section {
   return { id, title, blocks, children };
 }
 
-/** Anchor id from free text: lowercase ASCII letters, digits and single dashes. */
+/**
+ * Anchor id from free text: lowercase ASCII letters, digits and single dashes.
+ * @example slug('4.3 Lock timeout') // '4-3-lock-timeout'
+ */
 export function slug(value: string): string {
   const cleaned = value
     .toLowerCase()

@@ -7,7 +7,10 @@ import { highlight } from './highlight.js';
 import { STYLE } from './html-style.js';
 import { MARKER_PREFIX } from './markdown.js';
 
-/** Escapes text for element content and attribute values alike. */
+/**
+ * Escapes text for element content and attribute values alike.
+ * @example escapeHtml('<a href="x">') // '&lt;a href=&quot;x&quot;&gt;'
+ */
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }

@@ -6,7 +6,10 @@ import type { Block, DesignModel, Inline, Section } from '../design/model.js';
 
 export const MARKER_PREFIX = 'idempotency-builder:design';
 
-/** Backslash-escapes the characters that would start markup (CommonMark allows it for all ASCII punctuation). */
+/**
+ * Backslash-escapes the characters that would start markup (CommonMark allows it for all ASCII punctuation).
+ * @example escapeMarkdown('<b>*x*</b>') // '\\<b\\>\\*x\\*\\</b\\>'
+ */
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/([\\`*_[\]<>|~])/g, '\\$1')
@@ -23,6 +26,10 @@ function codeSpan(text: string, inTable: boolean): string {
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 
+/**
+ * Inline content as Markdown; inside tables, pipes in code spans are escaped too.
+ * @example renderInlineMarkdown([{ code: 'a|b' }], true) // '`a\\|b`'
+ */
 export function renderInlineMarkdown(content: readonly Inline[], inTable = false): string {
   return content
     .map((part) => {

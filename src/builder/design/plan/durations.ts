@@ -35,7 +35,10 @@ export function pgInterval(ms: number): string {
 /** Rounds up to a whole second: leases below a second are meaningless with heartbeats. */
 export const ceilToSecond = (ms: number): number => Math.ceil(ms / SECOND) * SECOND;
 
-/** Compact count, e.g. 1.2M, 150K. */
+/**
+ * Compact count, e.g. 1.2M, 150K.
+ * @example formatCount(250_000) // '250K'
+ */
 export function formatCount(value: number): string {
   if (value >= 1e9) return `${trim(Math.round(value / 1e8) / 10)}B`;
   if (value >= 1e6) return `${trim(Math.round(value / 1e5) / 10)}M`;

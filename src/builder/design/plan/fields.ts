@@ -33,6 +33,10 @@ export function fieldReason(field: string): string {
 
 export const BINDING_FIELD = '(method and path)';
 
+/**
+ * The hashed fields of an action, each with why it is significant; the route binding comes first.
+ * @example significantFields(action).map((f) => f.field) // ['(method and path)', 'amount', …]
+ */
 export function significantFields(action: Action): FieldReason[] {
   const http = action.kind === 'http' || action.kind === 'webhook';
   const binding = http ? `${action.method ?? 'POST'} ${action.route ?? `/${action.name}`}` : `${action.kind} ${action.channel ?? action.name}`;
@@ -66,7 +70,10 @@ const KIND_EXCLUDED: Record<Action['kind'], readonly FieldReason[]> = {
   ],
 };
 
-/** Fields deliberately left out of the fingerprint for this action, with reasons. */
+/**
+ * Fields deliberately left out of the fingerprint for this action, with reasons.
+ * @example excludedFields(action)[0].field // 'the idempotency key itself'
+ */
 export function excludedFields(action: Action): FieldReason[] {
   return [...COMMON_EXCLUDED, ...KIND_EXCLUDED[action.kind]];
 }

@@ -23,6 +23,10 @@ export interface RecoveryPlan {
   readonly strategy: 'transactional' | 'reclaim-and-reconcile' | 'redeliver-and-reclaim' | 'saga-resume' | 'reclaim';
 }
 
+/**
+ * The kind of damage a duplicate does, from the action's provider, name and description.
+ * @example classifyImpact({ name: 'createPayment', provider: 'stripe', … }) // 'financial'
+ */
 export function classifyImpact(action: Action): ImpactClass {
   const words = `${action.name} ${action.description}`.toLowerCase();
   if (action.provider || /pay|charge|refund|payout|transfer|capture|debit|credit|withdraw|invoice/.test(words)) return 'financial';

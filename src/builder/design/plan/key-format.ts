@@ -39,7 +39,10 @@ const SCOPE_EXAMPLES: Record<KeyScope, string> = {
   'provider-account': 'acct-1Nx7Pz',
 };
 
-/** A stable UUIDv4-shaped example, so the document does not change between runs. */
+/**
+ * A stable UUIDv4-shaped example, so the document does not change between runs.
+ * @example exampleUuid('createPayment') // 'ab5064ed-ed81-4bdc-9f56-a7a184e11114'
+ */
 export function exampleUuid(seed: string): string {
   const hex = createHash('sha256').update(seed).digest('hex');
   const variant = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
@@ -143,14 +146,20 @@ export function planKey(action: Action, answers: Answers): KeyPlan {
   };
 }
 
-/** log10 of the birthday-bound collision probability for n ids of `bits` random bits. */
+/**
+ * log10 of the birthday-bound collision probability for n ids of `bits` random bits.
+ * @example birthdayLog10(1_000_000, 122) // ≈ -25
+ */
 export function birthdayLog10(n: number, bits: number): number {
   if (n < 2) return -Infinity;
   // p ≈ n(n-1) / 2^(bits+1) while p is small.
   return Math.log10(n) + Math.log10(n - 1) - (bits + 1) * Math.log10(2);
 }
 
-/** Random bits an intent id needs so that n live ids collide with probability ≤ 10^targetLog10. */
+/**
+ * Random bits an intent id needs so that n live ids collide with probability ≤ 10^targetLog10.
+ * @example bitsNeeded(750_000) // 68
+ */
 export function bitsNeeded(n: number, targetLog10 = -9): number {
   if (n < 2) return 1;
   return Math.ceil(Math.log2(n) + Math.log2(n - 1) - 1 - targetLog10 * Math.log2(10));

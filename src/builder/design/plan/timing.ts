@@ -27,7 +27,10 @@ export interface RetentionPlan {
   readonly justification: string;
 }
 
-/** Typical p99 durations when the user did not state one; always listed as assumptions. */
+/**
+ * Typical p99 durations when the user did not state one; always listed as assumptions.
+ * @example defaultDurationMs({ kind: 'cron', … }) // 60_000
+ */
 export function defaultDurationMs(action: Action): number {
   if (action.kind === 'cron') return 60 * SECOND;
   if (action.kind === 'job') return 30 * SECOND;
@@ -36,7 +39,10 @@ export function defaultDurationMs(action: Action): number {
   return 2 * SECOND;
 }
 
-/** Clock-skew allowance added to leases whose expiry is judged by more than one clock. */
+/**
+ * Clock-skew allowance added to leases whose expiry is judged by more than one clock.
+ * @example skewBufferMs('dynamodb', 'globally-distributed') // 5_000
+ */
 export function skewBufferMs(store: StoreKind, concurrency: Answers['concurrency']): number {
   if (store === 'dynamodb') return concurrency === 'globally-distributed' ? 5 * SECOND : 2 * SECOND;
   if (store === 'redis') return 2 * SECOND;

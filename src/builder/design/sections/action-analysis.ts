@@ -21,6 +21,10 @@ function analysis(a: ActionPlan): Section {
   ]);
 }
 
+/**
+ * Section 1: one analysis per protected action.
+ * @example actionAnalysisSection({ plan, artifacts }).children.length
+ */
 export function actionAnalysisSection(ctx: DesignContext): Section {
   return section(
     'action-analysis',

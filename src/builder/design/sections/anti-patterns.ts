@@ -40,6 +40,10 @@ function antiPatterns(plan: Plan): AntiPattern[] {
   return list;
 }
 
+/**
+ * Section 9: the anti-pattern table for this stack.
+ * @example antiPatternsSection({ plan, artifacts })
+ */
 export function antiPatternsSection(ctx: DesignContext): Section {
   return section('anti-patterns', '9. Anti-patterns to avoid', [
     para(txt`Flag these in design review. The last column says where this design stands on each.`),

@@ -13,6 +13,10 @@ const PLACEMENT = {
 
 const MIDDLEWARE = /(express|fastify|hono|nestjs|fetch)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
 
+/**
+ * Section 14: the generated files, with the middleware embedded.
+ * @example artifactsSection({ plan, artifacts })
+ */
 export function artifactsSection(ctx: DesignContext): Section {
   const { plan, artifacts } = ctx;
   const blocks: Block[] = [

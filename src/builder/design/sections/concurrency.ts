@@ -62,6 +62,10 @@ function schemaBlocks(ctx: DesignContext): Block[] {
   ];
 }
 
+/**
+ * Section 4: claim, schema, lock timeout, contention, clock skew and ABA for the user's store.
+ * @example concurrencySection({ plan, artifacts }).children.map((c) => c.id)
+ */
 export function concurrencySection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const text = STORE_TEXT[plan.stack.store];

@@ -10,7 +10,10 @@ export interface DesignContext {
 /** Anchor id of an action's subsection within a section. */
 export const actionAnchor = (prefix: string, a: ActionPlan) => `${prefix}-${a.action.name.toLowerCase()}`;
 
-/** The artifact at `path`, if generated. */
+/**
+ * The artifact at `path`, if generated.
+ * @example artifactAt(ctx, 'cleanup.ts')?.content
+ */
 export function artifactAt(ctx: DesignContext, suffix: string): Artifact | undefined {
   return ctx.artifacts.find((artifact) => artifact.path.endsWith(suffix));
 }

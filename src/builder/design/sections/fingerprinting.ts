@@ -23,6 +23,10 @@ function perAction(a: ActionPlan): Section {
   ]);
 }
 
+/**
+ * Section 3: the fingerprint algorithm, the utility, and the hashed/left-out fields per action.
+ * @example fingerprintingSection({ plan, artifacts })
+ */
 export function fingerprintingSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const utility = artifactAt(ctx, plan.stack.language === 'typescript' ? 'fingerprints.ts' : plan.stack.language === 'python' ? 'fingerprint.py' : plan.stack.language === 'go' ? 'fingerprint.go' : 'Fingerprint.java');

@@ -16,16 +16,35 @@ import type { DesignContext } from './context.js';
 export function keyDecisions(plan: Plan): KeyDecision[] {
   const leases = plan.actions.map((a) => `${a.action.name} ${formatMs(a.lease.leaseMs)}`).join(', ');
   const ttls = plan.actions.map((a) => `${a.action.name} ${formatMs(a.retention.ttlMs)}`).join(', ');
-  const providers = [...new Set(plan.actions.flatMap((a) => (a.action.provider ? [PROVIDER_FACTS[a.action.provider].name] : [])))];
+  const kinds = new Set(plan.actions.map((a) => a.action.kind));
+  const has = (...wanted: string[]) => wanted.some((kind) => kinds.has(kind as never));
+  const intents = [
+    has('http') ? (plan.actions.some((a) => a.action.kind === 'http' && a.action.keySource === 'derived') ? 'client UUIDv4 or SHA-256 of the intent fields for requests' : 'client UUIDv4 for requests') : '',
+    has('webhook') ? 'the provider event id for webhooks' : '',
+    has('consumer', 'job') ? 'the producer event id for messages' : '',
+    has('cron') ? 'the schedule slot for cron runs' : '',
+  ].filter(Boolean);
+  const contested = [
+    has('http') ? 'HTTP: immediate 409 + Retry-After' : '',
+    has('webhook') ? 'webhooks: 409 so the sender resends' : '',
+    has('consumer', 'job') ? 'messages: requeue with a delay' : '',
+    has('cron') ? 'cron: the overlapping run skips' : '',
+  ].filter(Boolean);
+  const outgoing = plan.actions.filter((a) => a.action.provider && a.action.kind !== 'webhook');
+  const providerNames = [...new Set(plan.actions.flatMap((a) => (a.action.provider ? [PROVIDER_FACTS[a.action.provider].name] : [])))];
+  const derivations: Record<string, string> = { stripe: 'Stripe: the key itself', adyen: 'Adyen: the key, or its SHA-256 hex beyond 64 characters, plus reference {key}_{step}', paypal: 'PayPal: UUIDv5 of the key', 'bank-transfer': 'bank: EndToEndId from SHA-256 of the key' };
   const decisions: KeyDecision[] = [
-    { label: 'Store', value: `${plan.stack.storeName}${plan.partitioned ? ' (hash-partitioned: over 100K keys a day)' : ''}; composite key (idempotency_key, user_id); all lease and expiry checks on the store clock` },
-    { label: 'Key', value: `{scope}_{action}_{intent}; scope = ${plan.answers.scope}; intent = client UUIDv4 for requests, provider event id for webhooks, producer event id for messages` },
+    { label: 'Store', value: `${plan.stack.storeName}${plan.partitioned ? ' (partitioned: over 100K keys a day)' : ''}; composite key (idempotency_key, user_id); all lease and expiry checks on the store clock` },
+    { label: 'Key', value: `{scope}_{action}_{intent}; scope = ${plan.answers.scope}; intent = ${intents.join(', ')}` },
     { label: 'Fingerprint', value: 'SHA-256 hex of method, path and each action’s significant fields; mismatch → 409 that never echoes the original' },
     { label: 'Lock timeout', value: `${leases} (p99 + buffer, heartbeat every third of it)` },
-    { label: 'Key expiry', value: `${ttls}${providers.length > 0 ? ` (≥ ${providers.join(', ')} window)` : ''}` },
-    { label: 'Contested key', value: 'HTTP: immediate 409 + Retry-After; messages: requeue with delay; cron: skip' },
+    { label: 'Key expiry', value: `${ttls}${providerNames.length > 0 ? ` (≥ ${providerNames.join(', ')} window)` : ''}` },
+    { label: 'Contested key', value: contested.join('; ') },
   ];
-  if (providers.length > 0) decisions.push({ label: 'Providers', value: 'provider keys derived deterministically from the local key (Stripe key as is, Adyen ≤ 64 via SHA-256, PayPal UUIDv5)' });
+  if (outgoing.length > 0) {
+    const used = [...new Set(outgoing.map((a) => a.action.provider as string))];
+    decisions.push({ label: 'Providers', value: `provider keys derived deterministically from the local key (${used.map((p) => derivations[p]).join('; ')})` });
+  }
   if (plan.actions.some((a) => a.saga)) decisions.push({ label: 'Sagas', value: 'step table + sub-keys {key}_{n}; resume from the first step not DONE; compensate newest first' });
   decisions.push({ label: 'Code', value: `${plan.stack.languageName} / ${plan.stack.frameworkName}${plan.stack.language === 'typescript' ? ' on the idempotency-builder runtime' : ' (standalone)'}` });
   return decisions;
@@ -54,6 +73,10 @@ export function summarySection(ctx: DesignContext): Section {
 
 const SOURCE_TEXT = { code: 'found in the code', user: 'answered', file: 'answers file', assumption: 'ASSUMED' } as const;
 
+/**
+ * The answers with their provenance, the assumptions to confirm, and the stack notes.
+ * @example inputsSection({ plan, artifacts })
+ */
 export function inputsSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const { answers } = plan;
@@ -82,6 +105,10 @@ export function inputsSection(ctx: DesignContext): Section {
   return section('inputs', 'Inputs and assumptions', blocks);
 }
 
+/**
+ * Deliverable 1: the action map.
+ * @example actionMapSection({ plan, artifacts })
+ */
 export function actionMapSection(ctx: DesignContext): Section {
   const rows = ctx.plan.actions.map((a) => [
     [code(a.action.name)],

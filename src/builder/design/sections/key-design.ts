@@ -12,6 +12,10 @@ const SCOPE_REASON = {
   global: 'Keys share one global namespace (chosen explicitly). Every record also stores its creator; a key created by someone else answers 404, never that user’s response.',
 } as const;
 
+/**
+ * Section 2: key format, scope, validation, generator and uniqueness, (a)–(e).
+ * @example keyDesignSection({ plan, artifacts }).children.length // 5
+ */
 export function keyDesignSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const scope = plan.answers.scope;

@@ -6,6 +6,10 @@ import { formatMs } from '../plan/durations.js';
 import { sampleBodies } from '../plan/samples.js';
 import { artifactAt, type DesignContext } from './context.js';
 
+/**
+ * Section 10: the seven metrics with types, series and thresholds, and the rules file.
+ * @example monitoringSection({ plan, artifacts })
+ */
 export function monitoringSection(ctx: DesignContext): Section {
   const specs = metricSpecs(ctx.plan);
   const rules = artifactAt(ctx, 'idempotency-alerts.yml');
@@ -17,6 +21,10 @@ export function monitoringSection(ctx: DesignContext): Section {
   ]);
 }
 
+/**
+ * Section 11: the test scenarios table and the generated test suite.
+ * @example testScenariosSection({ plan, artifacts })
+ */
 export function testScenariosSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const target = plan.actions.find((a) => a.action.kind === 'http') ?? plan.actions[0];
@@ -50,6 +58,10 @@ export function testScenariosSection(ctx: DesignContext): Section {
   ]);
 }
 
+/**
+ * Section 12: the ten build steps with their deployment safety notes.
+ * @example buildOrderSection({ plan, artifacts })
+ */
 export function buildOrderSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const first = plan.highestRisk.action.name;

@@ -35,6 +35,10 @@ function storageEstimate(plan: Plan): string {
   return `Steady state: ${formatCount(plan.keysPerDay)} keys a day × ${formatMs(plan.maxTtlMs)} ≈ ${formatCount(rows)} records; at about 1 KiB each (key, fingerprint, a small JSON response, index entries) that is ${gib < 1 ? `${Math.max(1, Math.round(gib * 1024))} MiB` : `${gib.toFixed(1)} GiB`}.`;
 }
 
+/**
+ * Section 5: orphans, half-done actions, dead-or-slow, cleanup and key expiry.
+ * @example partialFailureSection({ plan, artifacts })
+ */
 export function partialFailureSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const crash = section('crash-after-claim', '5.1 Crash after the claim, before completion', [

@@ -12,6 +12,10 @@ const HOW: Record<Provider, string> = {
   'bank-transfer': 'Put the derived `EndToEndId` (first 35 hex characters of SHA-256 of the key) on the instruction; it returns on every statement line and is the reconciliation handle. Few banks deduplicate on it, so the local store is the real guard.',
 };
 
+/**
+ * Section 6: payment provider coordination (or why there is none).
+ * @example providersSection({ plan, artifacts })
+ */
 export function providersSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const used = [...new Set([...plan.answers.paymentProviders, ...plan.actions.flatMap((a) => (a.action.provider ? [a.action.provider] : []))])];

@@ -8,6 +8,10 @@ import { runbookSnippets, type Snippet } from './runbook-queries.js';
 
 const snippetBlocks = (snippets: readonly Snippet[]): Block[] => snippets.map((snippet) => codeBlock(snippet.language, snippet.code, snippet.title));
 
+/**
+ * Section 13: the five runbook procedures with runnable queries for the user's store.
+ * @example runbookSection({ plan, artifacts }).children.length // 5
+ */
 export function runbookSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const q = runbookSnippets(plan);

@@ -19,6 +19,10 @@ function sagaFor(a: ActionPlan): Section | undefined {
   ]);
 }
 
+/**
+ * Section 7: saga state machines for multi-step actions (or why none is needed).
+ * @example sagaSection({ plan, artifacts })
+ */
 export function sagaSection(ctx: DesignContext): Section {
   const sagas = ctx.plan.actions.map(sagaFor).filter((s): s is Section => s !== undefined);
   if (sagas.length === 0) {

@@ -13,6 +13,10 @@ const ENCRYPTION: Record<StoreKind, string> = {
   mongodb: 'use client-side field-level encryption (or application AES-256-GCM) for response_body',
 };
 
+/**
+ * Section 8: the eight security rules, tailored to the store and scope.
+ * @example securitySection({ plan, artifacts })
+ */
 export function securitySection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const payments = plan.actions.some((a) => a.action.provider);

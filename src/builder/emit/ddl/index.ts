@@ -40,7 +40,10 @@ export function sqlStatementsFor(store: SqlStore, table: string, saga: boolean):
 
 export const hasSaga = (plan: Plan) => plan.actions.some((a) => a.saga !== undefined);
 
-/** Schema options for the plan. */
+/**
+ * Schema options for the plan.
+ * @example schemaOptions(plan).partitioned
+ */
 export function schemaOptions(plan: Plan): SqlSchemaOptions {
   return { table: plan.table, partitioned: plan.partitioned && plan.stack.store !== 'sqlite', saga: hasSaga(plan) };
 }
@@ -80,7 +83,10 @@ export function storeArtifacts(plan: Plan): Artifact[] {
   return [{ path: 'db/idempotency-mongodb.js', language: 'javascript', content: mongoSetupScript(plan.table), purpose: 'MongoDB collection, validator, indexes and the atomic claim (mongosh).' }];
 }
 
-/** The PostgreSQL reference schema: the logical model every non-relational layout implements. */
+/**
+ * The PostgreSQL reference schema: the logical model every non-relational layout implements.
+ * @example referenceDdl(plan).includes('PRIMARY KEY') // true
+ */
 export function referenceDdl(plan: Plan): string {
   return postgresDdl({ table: plan.table, partitioned: false, saga: false });
 }

@@ -22,7 +22,10 @@ export function redisRecordKey(prefix: string, scope: string, key: string): stri
   return `${prefix}:${scope.length}:${scope}:${key}`;
 }
 
-/** The scripts, each opening with its KEYS/ARGV/return contract. */
+/**
+ * The scripts, each opening with its KEYS/ARGV/return contract.
+ * @example redisScripts().map((s) => s.name) // ['claim', 'finish', 'release', 'extend', 'force_release']
+ */
 export function redisScripts(): LuaScript[] {
   return [
     {

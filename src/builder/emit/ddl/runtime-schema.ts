@@ -11,7 +11,10 @@ import { queriesFile } from '../sql/statements.js';
 import { subpathAvailable, STORE_IMPORTS } from '../typescript/runtime-api.js';
 import { postgresStatements } from './postgresql.js';
 
-/** True when the generated TypeScript uses a runtime store that manages its own schema. */
+/**
+ * True when the generated TypeScript uses a runtime store that manages its own schema.
+ * @example runtimeOwnsStore(plan) // true for TypeScript on PostgreSQL
+ */
 export function runtimeOwnsStore(plan: Plan): boolean {
   if (plan.answers.agnostic) return false; // agnostic designs show the reference schema itself
   return plan.stack.language === 'typescript' && ['postgresql', 'sqlite', 'redis'].includes(plan.stack.store) && subpathAvailable(STORE_IMPORTS[plan.stack.store].module);

@@ -72,7 +72,10 @@ export function toNamed(sql: string): RenderedStatement {
   return { text: sql, params };
 }
 
-/** The queries file: every statement under a `-- name:` header (the yesql/pgtyped convention). */
+/**
+ * The queries file: every statement under a `-- name:` header (the yesql/pgtyped convention).
+ * @example queriesFile('PostgreSQL', postgresStatements('idempotency_store'))
+ */
 export function queriesFile(title: string, statements: readonly NamedStatement[]): string {
   const blocks = statements.map((statement) => `-- name: ${statement.name}\n-- ${statement.purpose}\n${statement.sql.trim()};\n`);
   return `-- ${title}\n-- Parameters are written :name; bind them with your driver's placeholder style.\n\n${blocks.join('\n')}`;

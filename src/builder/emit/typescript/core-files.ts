@@ -65,7 +65,10 @@ export const idempotency = createIdempotency({
 `;
 }
 
-/** The fingerprint's first two parts for an action: HTTP method and path, or kind and channel. */
+/**
+ * The fingerprint's first two parts for an action: HTTP method and path, or kind and channel.
+ * @example signatureOf(plan.actions[0]) // { method: 'POST', path: '/payments' }
+ */
 export function signatureOf(a: Plan['actions'][number]): { method: string; path: string } {
   const { action } = a;
   if (action.kind === 'http' || action.kind === 'webhook') return { method: action.method ?? 'POST', path: action.route ?? `/${action.name}` };

@@ -6,6 +6,10 @@ import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 
 export const isHttp = (a: ActionPlan) => a.action.kind === 'http' || a.action.kind === 'webhook';
 
+/**
+ * Where an HTTP action's intent id comes from: the header, the body (derived), or the webhook event.
+ * @example intentRule(plan.actions[0]) // 'header'
+ */
 export function intentRule(a: ActionPlan): 'header' | 'derived' | 'event' {
   if (a.action.kind === 'webhook') return 'event';
   return a.action.keySource === 'derived' ? 'derived' : 'header';
