@@ -86,6 +86,17 @@ describe.each(FIXTURE_NAMES)('design for %s', (name) => {
     expect(sectionText(find(model, 'claim'))).toContain(plan.stack.storeName);
   });
 
+  it('states where fencing tokens start, and why (the ABA of a released key)', () => {
+    const aba = sectionText(find(model, 'aba'));
+    expect(aba).toMatch(/fresh record’s lock_version is the (database|application) clock in milliseconds \(a 64-bit column\)/);
+    expect(aba).toMatch(/orphan reclaim adds 1/);
+    expect(aba).toMatch(/greater of lock_version \+ 1 and the clock/);
+    expect(aba).toMatch(/C claim version 1 again/);
+    // Only the SQL stores embed their DDL here; where they do, the column is 64-bit.
+    const schema = sectionText(find(model, 'store-schema'));
+    expect(schema).not.toMatch(/lock_version\s+INT\b/);
+  });
+
   it('lists the test scenarios of section 11 with a concurrent-duplicate case', () => {
     const table = find(model, 'test-scenarios').blocks.find((b) => b.kind === 'table');
     expect(table?.kind).toBe('table');

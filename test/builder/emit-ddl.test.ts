@@ -20,7 +20,7 @@ import { queriesFile, toDollar, toQuestion, type NamedStatement } from '../../sr
 import { runbookSnippets } from '../../src/builder/design/sections/runbook-queries.js';
 import { probeTcp, serviceAvailable } from '../support/services.js';
 import { FIXTURES, fixture, GENERATED_AT } from './fixtures.js';
-import { claim, statementsOf, type Execute } from './support/sql-claim.js';
+import { statementsOf, type Execute, type ClaimAnswer, type ClaimInput } from './support/sql-claim.js';
 
 const FP = 'a'.repeat(64);
 const OTHER_FP = 'b'.repeat(64);
@@ -30,6 +30,32 @@ const artifact = (model: ReturnType<typeof buildDesign>, path: string) => {
   if (!found) throw new Error(`no artifact ${path}`);
   return found.content;
 };
+
+/**
+ * The three-statement claim as the generated stores run it (insert-if-absent, fetch, fenced
+ * reclaim), reading the new lock_version from the applied write: RETURNING on PostgreSQL and
+ * SQLite, the statement's last-insert-id on MySQL/MariaDB (see the MariaDB executor).
+ */
+async function claim(exec: Execute, statements: Record<string, NamedStatement>, input: ClaimInput, returning: boolean): Promise<ClaimAnswer & { reclaimed?: boolean }> {
+  const applied = (outcome: { rows: unknown[]; affected: number }) => (returning ? outcome.rows.length > 0 : outcome.affected === 1);
+  const truthy = (value: unknown) => value === true || value === 1 || value === '1';
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const inserted = await exec(statements.claim_insert as NamedStatement, { ...input });
+    if (applied(inserted)) return { outcome: 'claimed', lockVersion: Number(inserted.rows[0]?.lock_version) };
+    const [record] = (await exec(statements.fetch as NamedStatement, { key: input.key, scope: input.scope })).rows;
+    if (!record) continue;
+    if (truthy(record.expired) || (truthy(record.lease_over) && record.fingerprint === input.fingerprint)) {
+      const taken = await exec(statements.reclaim as NamedStatement, { ...input, lock_version: Number(record.lock_version) });
+      if (applied(taken)) return { outcome: 'claimed', lockVersion: Number(taken.rows[0]?.lock_version), reclaimed: truthy(record.lease_over) };
+      continue;
+    }
+    return { outcome: 'existing', record };
+  }
+  throw new Error('claim did not settle');
+}
+
+/** A fresh record's fencing token is the database clock in ms: the same machine's clock, give or take. */
+const nearNow = (version: number) => Math.abs(version - Date.now()) < 60_000;
 
 /** The shared scenario, for any dialect: concurrency, fencing, purge, runbook operations. */
 async function provesClaims(exec: Execute, statements: Record<string, NamedStatement>, returning: boolean, parallel: boolean): Promise<void> {
@@ -44,30 +70,36 @@ async function provesClaims(exec: Execute, statements: Record<string, NamedState
   // A different fingerprint never takes over a live or an orphaned claim.
   expect((await claim(exec, statements, { ...input, fingerprint: OTHER_FP }, returning)).outcome).toBe('existing');
 
-  // Orphan: a claim whose lease ran out; many reclaimers race, exactly one wins with version 2.
+  // Orphan: a claim whose lease ran out; many reclaimers race, exactly one wins with version + 1.
   const orphan = { ...input, key: `createPayment_${randomUUID()}`, lease_ms: 1 };
-  expect(await claim(exec, statements, orphan, returning)).toEqual({ outcome: 'claimed', lockVersion: 1 });
+  const first = await claim(exec, statements, orphan, returning);
+  expect(first.outcome).toBe('claimed');
+  const v1 = first.outcome === 'claimed' ? first.lockVersion : NaN;
+  expect(nearNow(v1)).toBe(true); // the database clock in ms, not 1
   await sleep(30);
   const reclaims = await Promise.all(
-    Array.from({ length: contenders }, () => exec(statements.reclaim as NamedStatement, { ...orphan, lease_ms: 30_000, lock_version: 1 })),
+    Array.from({ length: contenders }, () => exec(statements.reclaim as NamedStatement, { ...orphan, lease_ms: 30_000, lock_version: v1 })),
   );
   const won = reclaims.filter((r) => (returning ? r.rows.length > 0 : r.affected === 1));
   expect(won).toHaveLength(1);
+  expect(Number(won[0]?.rows[0]?.lock_version)).toBe(v1 + 1);
   const fenced = { key: orphan.key, scope: orphan.scope, response_code: 201, response_body: '{"id":"pay_1"}', ttl_ms: 1 };
-  // The dead worker (version 1) is fenced out; the new holder (version 2) completes.
-  expect((await exec(statements.complete as NamedStatement, { ...fenced, lock_version: 1 })).affected).toBe(0);
-  expect((await exec(statements.extend as NamedStatement, { key: orphan.key, scope: orphan.scope, lock_version: 1, lease_ms: 1000 })).affected).toBe(0);
-  expect((await exec(statements.complete as NamedStatement, { ...fenced, lock_version: 2 })).affected).toBe(1);
+  // The dead worker (v1) is fenced out; the new holder (v1 + 1) completes.
+  expect((await exec(statements.complete as NamedStatement, { ...fenced, lock_version: v1 })).affected).toBe(0);
+  expect((await exec(statements.extend as NamedStatement, { key: orphan.key, scope: orphan.scope, lock_version: v1, lease_ms: 1000 })).affected).toBe(0);
+  expect((await exec(statements.complete as NamedStatement, { ...fenced, lock_version: v1 + 1 })).affected).toBe(1);
   const [done] = (await exec(statements.fetch as NamedStatement, { key: orphan.key, scope: orphan.scope })).rows;
   expect(done).toMatchObject({ status: 'COMPLETED', response_code: 201 });
-  expect(Number(done?.lock_version)).toBe(2);
+  expect(Number(done?.lock_version)).toBe(v1 + 1);
 
-  // Release is fenced too, and a released key is claimable at once.
+  // Release is fenced too, and a released key is claimable at once, never with a smaller token.
   const released = { ...input, key: `createPayment_${randomUUID()}` };
-  await claim(exec, statements, released, returning);
-  expect((await exec(statements.release as NamedStatement, { key: released.key, scope: released.scope, lock_version: 9 })).affected).toBe(0);
-  expect((await exec(statements.release as NamedStatement, { key: released.key, scope: released.scope, lock_version: 1 })).affected).toBe(1);
-  expect((await claim(exec, statements, released, returning)).outcome).toBe('claimed');
+  const held = await claim(exec, statements, released, returning);
+  const rv = held.outcome === 'claimed' ? held.lockVersion : NaN;
+  expect((await exec(statements.release as NamedStatement, { key: released.key, scope: released.scope, lock_version: rv - 1 })).affected).toBe(0);
+  expect((await exec(statements.release as NamedStatement, { key: released.key, scope: released.scope, lock_version: rv })).affected).toBe(1);
+  const again = await claim(exec, statements, released, returning);
+  expect(again.outcome === 'claimed' && again.lockVersion >= rv).toBe(true);
 
   // Purge removes the expired COMPLETED record, never a PROCESSING one.
   await sleep(20);
@@ -78,13 +110,13 @@ async function provesClaims(exec: Execute, statements: Record<string, NamedState
 
   // Runbook: a stuck record is listed, and the manual release bumps lock_version.
   const stuck = { ...input, key: `createPayment_${randomUUID()}`, lease_ms: 1 };
-  await claim(exec, statements, stuck, returning);
+  const stuckClaim = await claim(exec, statements, stuck, returning);
   await sleep(20);
   const listed = (await exec(statements.list_stuck as NamedStatement, { older_than_ms: 0, limit: 100 })).rows;
   expect(listed.map((row) => row.idempotency_key)).toContain(stuck.key);
   expect((await exec(statements.force_release as NamedStatement, { key: stuck.key, scope: stuck.scope })).affected).toBe(1);
   const [after] = (await exec(statements.fetch as NamedStatement, { key: stuck.key, scope: stuck.scope })).rows;
-  expect(Number(after?.lock_version)).toBe(2);
+  expect(Number(after?.lock_version)).toBe(stuckClaim.outcome === 'claimed' ? stuckClaim.lockVersion + 1 : NaN);
 }
 
 const pgUp = await serviceAvailable('PostgreSQL', () => probeTcp(5432));
@@ -165,15 +197,65 @@ describe.skipIf(!pgUp)('PostgreSQL: the generated DDL and statements on a real s
     const statements = Object.fromEntries(sqlStatementsFor('postgresql', 'idempotency_store', true).map((s) => [s.name, s]));
     const exec = executor(pool);
     const input = { key: 'placeOrder_x', scope: 'usr-1', fingerprint: FP, lease_ms: 1, ttl_ms: 60_000 };
-    await claim(exec, statements, input, true);
+    const first = await claim(exec, statements, input, true);
+    const v1 = first.outcome === 'claimed' ? first.lockVersion : NaN;
     await sleep(20);
-    expect(await claim(exec, statements, { ...input, lease_ms: 30_000 }, true)).toEqual({ outcome: 'claimed', lockVersion: 2 });
+    expect(await claim(exec, statements, { ...input, lease_ms: 30_000 }, true)).toEqual({ outcome: 'claimed', lockVersion: v1 + 1, reclaimed: true });
     const mark = (lockVersion: number, step: number) =>
       exec(statements.saga_step_mark as NamedStatement, { key: input.key, scope: input.scope, lock_version: lockVersion, step_index: step, step_name: `s${step}`, step_status: 'DONE', provider_ref: null });
-    expect((await mark(1, 1)).affected).toBe(0); // the fenced-out worker records nothing
-    expect((await mark(2, 1)).affected).toBe(1);
+    expect((await mark(v1, 1)).affected).toBe(0); // the fenced-out worker records nothing
+    expect((await mark(v1 + 1, 1)).affected).toBe(1);
     expect((await exec(statements.saga_steps as NamedStatement, { key: input.key, scope: input.scope })).rows).toMatchObject([{ step_index: 1, status: 'DONE' }]);
     expect(model.artifacts.length).toBeGreaterThan(0);
+  });
+
+  it('a stalled holder never matches a released key’s next incarnation (fresh tokens start at the clock)', async () => {
+    const pool = await freshSchema();
+    await pool.query(sqlDdlFor('postgresql', { table: 'idempotency_store', partitioned: false, saga: false }));
+    const statements = Object.fromEntries(sqlStatementsFor('postgresql', 'idempotency_store', false).map((s) => [s.name, s]));
+    const exec = executor(pool);
+    const id = { key: `createPayment_${randomUUID()}`, scope: 'usr-1' };
+    const version = (answer: Awaited<ReturnType<typeof claim>>) => (answer.outcome === 'claimed' ? answer.lockVersion : NaN);
+    // A claims and stalls past its lease; B (same intent) reclaims, then releases on a transient error.
+    const a = version(await claim(exec, statements, { ...id, fingerprint: FP, lease_ms: 1, ttl_ms: 60_000 }, true));
+    await sleep(30);
+    const b = await claim(exec, statements, { ...id, fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, true);
+    expect(b).toEqual({ outcome: 'claimed', lockVersion: a + 1, reclaimed: true });
+    expect((await exec(statements.release as NamedStatement, { ...id, lock_version: a + 1 })).affected).toBe(1);
+    // C, another request under the same key, claims the now absent key: its token is above A's and B's.
+    const c = version(await claim(exec, statements, { ...id, fingerprint: OTHER_FP, lease_ms: 30_000, ttl_ms: 60_000 }, true));
+    expect(c).toBeGreaterThan(a + 1);
+    // A's (and B's) late writes affect zero rows; C's record is untouched and C completes it.
+    const finish = { ...id, response_code: 201, response_body: '{"id":"stale"}', ttl_ms: 60_000 };
+    expect((await exec(statements.complete as NamedStatement, { ...finish, lock_version: a })).affected).toBe(0);
+    expect((await exec(statements.fail as NamedStatement, { ...finish, lock_version: a + 1 })).affected).toBe(0);
+    expect((await exec(statements.extend as NamedStatement, { ...id, lock_version: a, lease_ms: 30_000 })).affected).toBe(0);
+    expect((await exec(statements.release as NamedStatement, { ...id, lock_version: a })).affected).toBe(0);
+    const [record] = (await exec(statements.fetch as NamedStatement, id)).rows;
+    expect(record).toMatchObject({ status: 'PROCESSING', fingerprint: OTHER_FP, response_code: null });
+    expect(Number(record?.lock_version)).toBe(c);
+    expect((await exec(statements.complete as NamedStatement, { ...finish, response_body: '{"id":"pay_c"}', lock_version: c })).affected).toBe(1);
+
+    // Replacing an expired record takes GREATEST(lock_version + 1, clock ms), in both claim forms:
+    // a token pushed ahead of the clock (manual releases) still grows by one.
+    for (const form of ['three-statement', 'one-statement'] as const) {
+      for (const pushedAhead of [false, true]) {
+        const key = { key: `createPayment_${randomUUID()}`, scope: 'usr-1' };
+        const held = version(await claim(exec, statements, { ...key, fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, true));
+        expect(nearNow(held)).toBe(true);
+        const last = pushedAhead ? Date.now() + 86_400_000 : held;
+        await pool.query(`UPDATE idempotency_store SET lock_version = $1 WHERE idempotency_key = $2`, [last, key.key]);
+        expect((await exec(statements.complete as NamedStatement, { ...key, response_code: 201, response_body: '{}', ttl_ms: 1, lock_version: last })).affected).toBe(1);
+        await sleep(20);
+        const input = { ...key, fingerprint: OTHER_FP, lease_ms: 30_000, ttl_ms: 60_000 };
+        const replaced = form === 'one-statement' ? (await exec(statements.claim as NamedStatement, input)).rows[0] : undefined;
+        if (form === 'one-statement') expect(replaced).toMatchObject({ outcome: 'claimed' });
+        const next = form === 'one-statement' ? Number(replaced?.lock_version) : version(await claim(exec, statements, input, true));
+        // Ahead of the clock: + 1. Otherwise the clock, which the 20 ms wait put above held + 1.
+        if (pushedAhead) expect(next).toBe(last + 1);
+        else expect(next > held + 1 && nearNow(next)).toBe(true);
+      }
+    }
   });
 
   it('the TypeScript project’s DDL is the runtime’s migration, and the runbook statements run on it', async () => {
@@ -219,7 +301,11 @@ describe.skipIf(!mariaUp)('MariaDB/MySQL: the generated DDL and statements on a 
     const rendered = toQuestion(statement.sql);
     const [result] = await pool.query(rendered.text, rendered.params.map((name) => params[name]));
     if (Array.isArray(result)) return { rows: result as Record<string, unknown>[], affected: result.length };
-    return { rows: [], affected: (result as { affectedRows: number }).affectedRows };
+    // No RETURNING: an applied claim statement hands its new lock_version back as the statement's
+    // last-insert-id (LAST_INSERT_ID(expr)), exactly what the generated stores read.
+    const { affectedRows, insertId } = result as { affectedRows: number; insertId: number };
+    const carriesVersion = affectedRows === 1 && statement.sql.includes('LAST_INSERT_ID(');
+    return { rows: carriesVersion ? [{ lock_version: insertId }] : [], affected: affectedRows };
   };
 
   it.each([

@@ -125,7 +125,7 @@ export function planRecovery(action: Action, store: StoreKind, leaseMs: number):
         crash,
         `The reclaiming worker calls ${facts.name} again with the key derived from the same local key (${facts.mechanism}). If the first attempt reached ${facts.name}, it answers with the original result and no second charge; that result is stored as COMPLETED.`,
         `Charged at ${facts.name} but the local write lost (crash between the provider’s answer and \`markCompleted\`): the reconciliation job looks up every PROCESSING record older than 2 × the lease by its provider key or reference, and completes it from the provider’s state — or releases it for a clean retry when the provider has no trace.`,
-        'After three reclaims of one key (lock_version ≥ 4) the job stops retrying automatically and pages: something deterministic is killing the worker, and a human decides.',
+        'After three reclaims of one key (lock_version ≥ its creation time in ms + 3) the job stops retrying automatically and pages: something deterministic is killing the worker, and a human decides.',
       ],
     };
   }

@@ -42,7 +42,7 @@ export function testScenariosSection(ctx: DesignContext): Section {
     ['Concurrent requests with same key', '20 simultaneous requests, key K2, same body', 'exactly one executes (counter = 1); every other gets 409 with Retry-After or the stored response', 'Lock correctness'],
     ['Key from different user', 'user B sends user A’s key K1', 'never A’s response: B’s request is its own (404 where keys share one namespace)', 'Scope isolation'],
     ['Request arrives after key expired', `K1 again after ${formatMs(target?.retention.ttlMs ?? 86_400_000)}`, 'treated as a new request (onExpired new); 422 under onExpired reject', 'Expiration logic'],
-    ['Server crash mid-processing, then retry', `worker claims K3 and is killed (SIGKILL); retry before and after ${lease}`, `409 while the lease runs; after it the retry executes once, lock_version = 2, orphan_reclaims + 1`, 'Partial failure recovery'],
+    ['Server crash mid-processing, then retry', `worker claims K3 and is killed (SIGKILL); retry before and after ${lease}`, `409 while the lease runs; after it the retry executes once, lock_version = the first claim’s + 1, orphan_reclaims + 1`, 'Partial failure recovery'],
     saga
       ? ['Saga step 2 fails, retry the saga', `${saga.action.name}: step 2 (${saga.saga?.steps[1]?.name}) fails transiently, then the saga is retried with the same key`, 'resumes at step 2; step 1’s side effect happened once; step 2 ran again with the same sub-key', 'Multi-step idempotency']
       : ['Saga step 2 fails, retry the saga', 'no multi-step action today — keep this case for the first one', 'resumes at step 2; step 1 not repeated', 'Multi-step idempotency'],

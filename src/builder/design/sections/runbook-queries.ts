@@ -24,6 +24,13 @@ function literal(sql: string, values: Record<string, string | number>): string {
 
 const NOW: Record<SqlStore, string> = { postgresql: 'now()', mysql: 'UTC_TIMESTAMP(3)', sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)" };
 
+/** created_at in ms since the epoch: a fresh claim's lock_version equals it (same statement clock). */
+const CREATED_MS: Record<SqlStore, string> = {
+  postgresql: 'floor(extract(epoch FROM created_at) * 1000)::bigint',
+  mysql: "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', created_at) DIV 1000)",
+  sqlite: 'created_at',
+};
+
 function ago(store: SqlStore, ms: number): string {
   if (store === 'postgresql') return `now() - interval '${Math.round(ms / 1000)} seconds'`;
   if (store === 'mysql') return `UTC_TIMESTAMP(3) - INTERVAL ${Math.round(ms / 1000)} SECOND`;
@@ -64,11 +71,11 @@ PRAGMA wal_checkpoint(TRUNCATE);`;
     splitBrain: [
       {
         language: 'sql',
-        title: 'Keys taken over in the last hour (lock_version > 1 means at least one reclaim)',
-        code: `SELECT idempotency_key, user_id, lock_version, status, created_at, completed_at
+        title: 'Keys taken over in the last hour (a fresh claim’s lock_version is its creation time in ms; each reclaim or manual release adds 1)',
+        code: `SELECT idempotency_key, user_id, lock_version - ${CREATED_MS[store]} AS takeovers, status, created_at, completed_at
   FROM ${t}
- WHERE lock_version > 1 AND created_at > ${hour}
- ORDER BY lock_version DESC
+ WHERE lock_version > ${CREATED_MS[store]} AND created_at > ${hour}
+ ORDER BY takeovers DESC
  LIMIT 50;`,
       },
       {
@@ -129,7 +136,7 @@ HAVING count(*) > 1000
 function redisSnippets(plan: Plan): Record<Situation, Snippet[]> {
   const scan = (filter: string) => `now=$(redis-cli TIME | head -1)000
 redis-cli --scan --pattern 'idem:*' --count 1000 | while read -r key; do
-  set -- $(redis-cli HMGET "$key" status lu lv)
+  set -- $(redis-cli HMGET "$key" status lu lv created)
   ${filter}
 done`;
   const minLease = Math.min(...plan.actions.map((a) => a.lease.leaseMs));
@@ -140,7 +147,7 @@ done`;
       { language: 'bash', title: 'Manual release: end the lease and bump lock_version (fences out the old holder)', code: `redis-cli --eval db/redis/force_release.lua 'idem:<scope length>:<scope>:<key>'` },
     ],
     splitBrain: [
-      { language: 'bash', title: 'Records taken over at least once (lock_version > 1)', code: scan('[ "${3:-0}" -gt 1 ] && echo "$key status=$1 lock_version=$3"') },
+      { language: 'bash', title: 'Records taken over at least once (lock_version above its creation time in ms)', code: scan('[ "${3:-0}" -gt "${4:-0}" ] && echo "$key status=$1 takeovers=$(( $3 - $4 ))"') },
       { language: 'bash', title: 'Replication health: a failover can lose acknowledged claims', code: 'redis-cli INFO replication | grep -E "role|connected_slaves|master_repl_offset|slave[0-9]"' },
     ],
     maintenance: [{ language: 'bash', title: 'Memory and key count (records expire by PEXPIREAT; no partitions to rotate)', code: "redis-cli INFO memory | grep -E 'used_memory_human|maxmemory_policy'\nredis-cli INFO keyspace\n# maxmemory-policy must be noeviction: an evicted record is a forgotten claim." }],
@@ -163,7 +170,7 @@ function dynamoSnippets(plan: Plan): Record<Situation, Snippet[]> {
   --condition-expression '#s = :p' \\
   --expression-attribute-names '{"#s":"status"}' \\
   --expression-attribute-values "{\\":p\\":{\\"S\\":\\"PROCESSING\\"},\\":one\\":{\\"N\\":\\"1\\"},\\":now\\":{\\"N\\":\\"$(date +%s%3N)\\"}}"` }],
-    splitBrain: [{ language: 'bash', title: 'Items taken over at least once', code: `aws dynamodb scan --table-name ${t} --filter-expression 'lock_version > :one' --expression-attribute-values '{":one":{"N":"1"}}'` }],
+    splitBrain: [{ language: 'bash', title: 'Items taken over at least once (a fresh claim’s lock_version is its created_at in ms)', code: `aws dynamodb scan --table-name ${t} --filter-expression 'lock_version > created_at'` }],
     maintenance: [{ language: 'bash', title: 'TTL status and table size (TTL deletes within about 48 h)', code: `aws dynamodb describe-time-to-live --table-name ${t}\naws dynamodb describe-table --table-name ${t} --query 'Table.[ItemCount,TableSizeBytes]'` }],
     divergence: [{ language: 'bash', title: 'Payment items still PROCESSING past 2× the lease', code: stuck }],
     flooding: [{ language: 'bash', title: 'Items of one suspected scope', code: `aws dynamodb query --table-name ${t} --key-condition-expression 'user_id = :u' --expression-attribute-values '{":u":{"S":"<scope>"}}' --select COUNT` }],
@@ -178,7 +185,7 @@ function mongoSnippets(plan: Plan): Record<Situation, Snippet[]> {
   return {
     stuck: [{ language: 'javascript', title: 'Stuck PROCESSING records (server clock)', code: stuck }],
     release: [{ language: 'javascript', title: 'Manual release: end the lease and bump lock_version', code: `${c}.updateOne(\n  { user_id: '<scope>', idempotency_key: '<key>', status: 'PROCESSING' },\n  [{ $set: { locked_until: '$$NOW', lock_version: { $add: ['$lock_version', 1] } } }],\n)` }],
-    splitBrain: [{ language: 'javascript', title: 'Records taken over at least once in the last hour', code: `${c}.find({ lock_version: { $gt: 1 }, $expr: { $gt: ['$created_at', { $subtract: ['$$NOW', 3600000] }] } })` }],
+    splitBrain: [{ language: 'javascript', title: 'Records taken over at least once in the last hour', code: `${c}.find({ $expr: { $and: [\n  { $gt: ['$lock_version', { $toLong: '$created_at' }] },\n  { $gt: ['$created_at', { $subtract: ['$$NOW', 3600000] }] },\n] } })` }],
     maintenance: [{ language: 'javascript', title: 'Collection size and TTL index', code: `${c}.stats({ scale: 1048576 })\n${c}.getIndexes()` }],
     divergence: [{ language: 'javascript', title: 'Payment records still PROCESSING past 2× the lease', code: stuck }],
     flooding: [{ language: 'javascript', title: 'Scopes creating the most keys in the last 10 minutes', code: `${c}.aggregate([\n  { $match: { $expr: { $gt: ['$created_at', { $subtract: ['$$NOW', 600000] }] } } },\n  { $group: { _id: '$user_id', keys: { $sum: 1 } } },\n  { $match: { keys: { $gt: 1000 } } },\n  { $sort: { keys: -1 } }, { $limit: 20 },\n])` }],

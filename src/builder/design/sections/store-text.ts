@@ -18,7 +18,7 @@ export const STORE_TEXT: Record<StoreKind, StoreText> = {
   },
   mysql: {
     claim:
-      'MySQL and MariaDB have no `INSERT … RETURNING` (MySQL) and evaluate `ON DUPLICATE KEY UPDATE` assignments left to right, which makes a one-statement conditional takeover fragile. The claim is therefore `INSERT IGNORE` (affected rows = 1 → claimed, lock_version 1), then `fetch`, then a fenced `UPDATE … WHERE lock_version = <read value> AND <orphaned or expired>` (affected rows = 1 → claimed). Each statement autocommits: no REPEATABLE READ snapshot can hide a concurrent commit, and no gap lock can deadlock two claimers. The key column is `ascii_bin`, so keys that differ only in case are different keys.',
+      'MySQL and MariaDB have no `INSERT … RETURNING` (MySQL) and evaluate `ON DUPLICATE KEY UPDATE` assignments left to right, which makes a one-statement conditional takeover fragile. The claim is therefore `INSERT IGNORE` (affected rows = 1 → claimed), then `fetch`, then a fenced `UPDATE … WHERE lock_version = <read value> AND <orphaned or expired>` (affected rows = 1 → claimed). Both writes set `lock_version = LAST_INSERT_ID(<new value>)`, so the statement’s own last-insert-id hands the new fencing token back without a second query. Each statement autocommits: no REPEATABLE READ snapshot can hide a concurrent commit, and no gap lock can deadlock two claimers. The key column is `ascii_bin`, so keys that differ only in case are different keys.',
     clock: 'Every comparison uses `UTC_TIMESTAMP(3)` on the server — independent of the session time zone and of application clocks — and `fetch` returns the verdicts computed in SQL.',
   },
   sqlite: {
@@ -35,7 +35,7 @@ export const STORE_TEXT: Record<StoreKind, StoreText> = {
   },
   dynamodb: {
     claim:
-      'One `UpdateItem` with a `ConditionExpression`: `attribute_not_exists(idempotency_key) OR (status = PROCESSING AND locked_until <= :now AND fingerprint = :fp) OR (status <> PROCESSING AND expires_at <= :now)`, incrementing `lock_version`. Conditional writes are strongly consistent; with `ReturnValuesOnConditionCheckFailure = ALL_OLD` a lost claim returns the blocking item in the same round trip. Reads for the runbook use `ConsistentRead: true`.',
+      'One conditional `PutItem` (`attribute_not_exists(idempotency_key)`) with `lock_version` = the application clock in ms. Conditional writes are strongly consistent; with `ReturnValuesOnConditionCheckFailure = ALL_OLD` a lost claim returns the blocking item in the same round trip, and when that item is dead one fenced `UpdateItem` takes it over — `reclaim` (`status = PROCESSING AND locked_until <= :now AND fingerprint = :fp AND lock_version = :seen`, `lock_version + 1`) or `replaceExpired` (`status <> PROCESSING AND expires_at <= :now AND lock_version = :seen`, `lock_version = max(:seen + 1, :now)`). Reads for the runbook use `ConsistentRead: true`.',
     clock: 'Conditions cannot read a server clock, so `:now` is the application server’s clock. Leases therefore carry a skew buffer (below), and app servers run NTP/chrony with drift alerts.',
   },
   mongodb: {

@@ -59,10 +59,18 @@ function claim(coll, key, userId, fingerprint, leaseMs, ttlMs) {
         { $set: {
             status: 'PROCESSING',
             fingerprint: fingerprint,
-            lock_version: { $add: [{ $ifNull: ['$lock_version', 0] }, 1] },
+            // Fencing token: a fresh record starts at the server clock in ms, an orphan reclaim adds 1,
+            // an expired record's replacement takes max(lock_version + 1, now): no token is reissued.
+            lock_version: { $switch: {
+              branches: [
+                { case: { $eq: [{ $type: '$lock_version' }, 'missing'] }, then: { $toLong: '$$NOW' } },
+                { case: { $eq: ['$status', 'PROCESSING'] }, then: { $add: ['$lock_version', 1] } },
+              ],
+              default: { $max: [{ $add: ['$lock_version', 1] }, { $toLong: '$$NOW' }] },
+            } },
             locked_until: { $add: ['$$NOW', leaseMs] },
             expires_at: { $add: ['$$NOW', ttlMs] },
-            created_at: { $ifNull: ['$created_at', '$$NOW'] },
+            created_at: { $cond: [{ $eq: ['$status', 'PROCESSING'] }, '$created_at', '$$NOW'] },
         } },
         { $unset: ['response_code', 'response_body', 'completed_at'] },
       ],

@@ -7,6 +7,8 @@ import type { NamedStatement } from '../sql/statements.js';
 import type { SqlSchemaOptions } from './postgresql.js';
 
 const NOW = 'UTC_TIMESTAMP(3)';
+/** The server clock in whole ms since the epoch (UTC, no session time zone involved). */
+const NOW_MS = `(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', ${NOW}) DIV 1000)`;
 const plus = (param: string) => `TIMESTAMPADD(MICROSECOND, :${param} * 1000, ${NOW})`;
 
 /**
@@ -20,6 +22,10 @@ export function mysqlDdl({ table, partitioned, saga, partitions = 16 }: SqlSchem
   out.push(`-- so neither the session time zone nor an application clock takes part.`);
   out.push(`-- Keys use a binary collation: with the default case-insensitive collation 'Abc' and 'abc'`);
   out.push(`-- would be the same key, and a different intent would be answered as a duplicate.`);
+  out.push(`-- lock_version is the fencing token (BIGINT): a fresh record starts at the server clock in ms,`);
+  out.push(`-- an orphan reclaim adds 1, replacing an expired record takes GREATEST(lock_version + 1, clock ms),`);
+  out.push(`-- so a released key's next incarnation never reissues a token. Claims hand the new value back`);
+  out.push(`-- through LAST_INSERT_ID(expr): the driver's last-insert-id of that very statement.`);
   if (partitioned) {
     out.push(`-- Partitioned BY KEY(idempotency_key): InnoDB requires every unique key to contain the`);
     out.push(`-- partition columns, so the primary key still guarantees one row per (key, user) overall.`);
@@ -32,7 +38,7 @@ export function mysqlDdl({ table, partitioned, saga, partitions = 16 }: SqlSchem
   out.push(`    status           VARCHAR(20)  NOT NULL DEFAULT 'PROCESSING',`);
   out.push(`    response_code    INT          NULL,`);
   out.push(`    response_body    JSON         NULL,`);
-  out.push(`    lock_version     INT          NOT NULL DEFAULT 0,`);
+  out.push(`    lock_version     BIGINT       NOT NULL DEFAULT 0,`);
   out.push(`    locked_until     DATETIME(3)  NULL,`);
   out.push(`    created_at       DATETIME(3)  NOT NULL,`);
   out.push(`    completed_at     DATETIME(3)  NULL,`);
@@ -69,9 +75,9 @@ export function mysqlStatements(table: string, saga = false): NamedStatement[] {
   const statements: NamedStatement[] = [
     {
       name: 'claim_insert',
-      purpose: 'Insert-if-absent. Affected rows 1 = claimed with lock_version 1; 0 = the key exists (fetch it). IGNORE also mutes data errors, so key, scope and fingerprint are validated before this runs.',
+      purpose: 'Insert-if-absent. Affected rows 1 = claimed, holding lock_version = the server clock in ms, which the statement\'s last-insert-id carries (LAST_INSERT_ID(expr), no second query); 0 = the key exists (fetch it). IGNORE also mutes data errors, so key, scope and fingerprint are validated before this runs.',
       sql: `INSERT IGNORE INTO ${table} (idempotency_key, user_id, fingerprint, status, lock_version, locked_until, created_at, expires_at)
-VALUES (:key, :scope, :fingerprint, 'PROCESSING', 1, ${plus('lease_ms')}, ${NOW}, ${plus('ttl_ms')})`,
+VALUES (:key, :scope, :fingerprint, 'PROCESSING', LAST_INSERT_ID(${NOW_MS}), ${plus('lease_ms')}, ${NOW}, ${plus('ttl_ms')})`,
     },
     {
       name: 'fetch',
@@ -85,11 +91,11 @@ VALUES (:key, :scope, :fingerprint, 'PROCESSING', 1, ${plus('lease_ms')}, ${NOW}
     },
     {
       name: 'reclaim',
-      purpose: 'Compare-and-set takeover fenced by the lock_version that was read. Affected rows 1 = this caller holds lock_version + 1. SET runs left to right in MySQL, so status is assigned last.',
+      purpose: 'Compare-and-set takeover fenced by the lock_version that was read. Affected rows 1 = this caller holds the new lock_version (orphan: + 1; expired: GREATEST(+ 1, clock ms)), carried by the statement\'s last-insert-id. SET runs left to right in MySQL, so status is assigned last.',
       sql: `UPDATE ${table}
    SET created_at = IF(status = 'PROCESSING', created_at, ${NOW}),
        fingerprint = :fingerprint,
-       lock_version = lock_version + 1,
+       lock_version = LAST_INSERT_ID(IF(status = 'PROCESSING', lock_version + 1, GREATEST(lock_version + 1, ${NOW_MS}))),
        locked_until = ${plus('lease_ms')},
        expires_at = ${plus('ttl_ms')},
        completed_at = NULL, response_code = NULL, response_body = NULL,

@@ -14,13 +14,21 @@ export interface SqlSchemaOptions {
   readonly partitions?: number;
 }
 
+/**
+ * The database clock in whole milliseconds since the epoch, as BIGINT: a fresh record's fencing
+ * token. Starting every record at 1 would let a stalled holder of a released key's first
+ * incarnation match the next incarnation's token (A v1 stalls, B reclaims v2 and releases, C gets v1).
+ */
+export const PG_NOW_MS = `floor(extract(epoch FROM now()) * 1000)::bigint`;
+const NOW_MS = PG_NOW_MS;
+
 const COLUMNS = `    idempotency_key  VARCHAR(255)  NOT NULL,
     user_id          VARCHAR(128)  NOT NULL,
     fingerprint      CHAR(64)      NOT NULL,
     status           VARCHAR(20)   NOT NULL DEFAULT 'PROCESSING',
     response_code    INT,
     response_body    JSONB,
-    lock_version     INT           NOT NULL DEFAULT 0,
+    lock_version     BIGINT        NOT NULL DEFAULT (${NOW_MS}),
     locked_until     TIMESTAMPTZ,
     created_at       TIMESTAMPTZ   NOT NULL DEFAULT NOW(),
     completed_at     TIMESTAMPTZ,
@@ -107,11 +115,12 @@ export function postgresStatements(table: string, saga = false): NamedStatement[
       purpose: `One round trip: insert, or take over an orphaned/expired record, or return the existing one. Zero rows means a concurrent claim committed after this statement's snapshot: run it again.`,
       sql: `WITH claimed AS (
     INSERT INTO ${table} AS s (idempotency_key, user_id, fingerprint, status, lock_version, locked_until, created_at, expires_at)
-    VALUES (:key, :scope, :fingerprint, 'PROCESSING', 1, now() + ${ms('lease_ms')}, now(), now() + ${ms('ttl_ms')})
+    VALUES (:key, :scope, :fingerprint, 'PROCESSING', ${NOW_MS}, now() + ${ms('lease_ms')}, now(), now() + ${ms('ttl_ms')})
     ON CONFLICT (idempotency_key, user_id) DO UPDATE
         SET fingerprint = EXCLUDED.fingerprint,
             status = 'PROCESSING',
-            lock_version = s.lock_version + 1,
+            lock_version = CASE WHEN s.status = 'PROCESSING' THEN s.lock_version + 1
+                                ELSE GREATEST(s.lock_version + 1, EXCLUDED.lock_version) END,
             locked_until = EXCLUDED.locked_until,
             expires_at = EXCLUDED.expires_at,
             created_at = CASE WHEN s.status = 'PROCESSING' THEN s.created_at ELSE now() END,
@@ -128,9 +137,9 @@ SELECT 'existing', status, fingerprint, lock_version, locked_until, expires_at, 
     },
     {
       name: 'claim_insert',
-      purpose: 'Insert-if-absent. One row back = claimed with lock_version 1; no row = the key exists (fetch it).',
+      purpose: 'Insert-if-absent. One row back = claimed, holding the returned lock_version (the database clock in ms); no row = the key exists (fetch it).',
       sql: `INSERT INTO ${table} (idempotency_key, user_id, fingerprint, status, lock_version, locked_until, created_at, expires_at)
-VALUES (:key, :scope, :fingerprint, 'PROCESSING', 1, now() + ${ms('lease_ms')}, now(), now() + ${ms('ttl_ms')})
+VALUES (:key, :scope, :fingerprint, 'PROCESSING', ${NOW_MS}, now() + ${ms('lease_ms')}, now(), now() + ${ms('ttl_ms')})
 ON CONFLICT (idempotency_key, user_id) DO NOTHING
 RETURNING lock_version, locked_until`,
     },
@@ -146,11 +155,11 @@ RETURNING lock_version, locked_until`,
     },
     {
       name: 'reclaim',
-      purpose: 'Compare-and-set takeover of an orphaned (lease over, same fingerprint) or expired record, fenced by the lock_version that was read. One row = this caller holds the key (lock_version + 1); none = another node won.',
+      purpose: 'Compare-and-set takeover of an orphaned (lease over, same fingerprint) or expired record, fenced by the lock_version that was read. One row = this caller holds the key with the returned lock_version (orphan: + 1; expired: GREATEST(+ 1, clock ms)); none = another node won.',
       sql: `UPDATE ${table}
    SET created_at = CASE WHEN status = 'PROCESSING' THEN created_at ELSE now() END,
        fingerprint = :fingerprint,
-       lock_version = lock_version + 1,
+       lock_version = CASE WHEN status = 'PROCESSING' THEN lock_version + 1 ELSE GREATEST(lock_version + 1, ${NOW_MS}) END,
        locked_until = now() + ${ms('lease_ms')},
        expires_at = now() + ${ms('ttl_ms')},
        completed_at = NULL, response_code = NULL, response_body = NULL,

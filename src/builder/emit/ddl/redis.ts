@@ -34,28 +34,31 @@ export function redisScripts(): LuaScript[] {
       source: `-- claim.lua
 -- KEYS[1]  record hash
 -- ARGV[1]  fingerprint (64 hex)   ARGV[2] lease_ms   ARGV[3] ttl_ms
--- returns  {'claimed', lock_version, locked_until}
+-- returns  {'claimed', lock_version, locked_until, reclaimed 0|1}
 --       or {'existing', status, lock_version, locked_until, expires_at, fingerprint, response_code, response_body, now}
 ${CLOCK}
 local lease = tonumber(ARGV[2])
 local ttl = tonumber(ARGV[3])
 local rec = redis.call('HMGET', KEYS[1], 'status', 'fp', 'lv', 'lu', 'exp', 'code', 'body')
-local function take(version, created)
+-- lock_version is the fencing token: a fresh record starts at the server clock in ms, an orphan
+-- reclaim adds 1, an expired record's replacement takes max(lock_version + 1, now), so a released
+-- key's next incarnation never reissues a token a stalled holder still carries.
+local function take(version, created, reclaimed)
   redis.call('HDEL', KEYS[1], 'code', 'body', 'completed')
-  redis.call('HSET', KEYS[1], 'status', 'PROCESSING', 'fp', ARGV[1], 'lv', version,
+  redis.call('HSET', KEYS[1], 'status', 'PROCESSING', 'fp', ARGV[1], 'lv', string.format('%d', version),
     'lu', now + lease, 'exp', now + ttl, 'created', created)
   redis.call('PEXPIREAT', KEYS[1], now + ttl)
-  return {'claimed', version, now + lease}
+  return {'claimed', version, now + lease, reclaimed}
 end
 local status = rec[1]
-if not status then return take(1, now) end
+if not status then return take(now, now, 0) end
 local version = tonumber(rec[3])
 if status == 'PROCESSING' then
   if tonumber(rec[4]) <= now and rec[2] == ARGV[1] then
-    return take(version + 1, redis.call('HGET', KEYS[1], 'created'))
+    return take(version + 1, redis.call('HGET', KEYS[1], 'created'), 1)
   end
 elseif tonumber(rec[5]) <= now then
-  return take(version + 1, now)
+  return take(math.max(version + 1, now), now, 0)
 end
 return {'existing', status, version, rec[4] or '', rec[5], rec[2], rec[6] or '', rec[7] or '', now}`,
     },
@@ -118,7 +121,7 @@ return redis.call('HINCRBY', KEYS[1], 'lv', 1)`,
 export const REDIS_FIELDS: readonly [string, string, string][] = [
   ['status', 'PROCESSING | COMPLETED | FAILED', 'the state machine; only the scripts write it (the CHECK constraint of the SQL model)'],
   ['fp', '64 hex chars', 'SHA-256 fingerprint of the significant fields'],
-  ['lv', 'integer', 'lock_version, the fencing token: +1 on every claim or reclaim'],
+  ['lv', 'integer (ms-sized)', 'lock_version, the fencing token: the server clock in ms on a fresh claim, +1 on a reclaim, max(+1, now) when an expired record is replaced'],
   ['lu', 'ms since epoch (Redis TIME)', 'locked_until, present only while PROCESSING'],
   ['exp', 'ms since epoch', 'expires_at; the key also carries PEXPIREAT at this instant, so Redis deletes it'],
   ['code', 'integer', 'stored response code'],

@@ -18,7 +18,9 @@ export function sqliteDdl({ table, saga }: SqlSchemaOptions): string {
   const out: string[] = [];
   out.push(`-- Idempotency store for SQLite 3.35+. Times are INTEGER milliseconds since the epoch from`);
   out.push(`-- SQLite's clock (julianday('now')). Run with journal_mode=WAL and a busy_timeout so several`);
-  out.push(`-- processes can share the file.`);
+  out.push(`-- processes can share the file. lock_version is the fencing token: a fresh record starts at the`);
+  out.push(`-- clock in ms, an orphan reclaim adds 1, replacing an expired record takes MAX(lock_version + 1,`);
+  out.push(`-- clock ms) — so a released key's next incarnation never reissues a token.`);
   out.push(`PRAGMA journal_mode = WAL;`);
   out.push('');
   out.push(`CREATE TABLE ${table} (`);
@@ -28,7 +30,7 @@ export function sqliteDdl({ table, saga }: SqlSchemaOptions): string {
   out.push(`    status           TEXT     NOT NULL DEFAULT 'PROCESSING',`);
   out.push(`    response_code    INTEGER,`);
   out.push(`    response_body    TEXT,`);
-  out.push(`    lock_version     INTEGER  NOT NULL DEFAULT 0,`);
+  out.push(`    lock_version     INTEGER  NOT NULL DEFAULT 0, -- 64-bit; claims set it (see below)`);
   out.push(`    locked_until     INTEGER,`);
   out.push(`    created_at       INTEGER  NOT NULL,`);
   out.push(`    completed_at     INTEGER,`);
@@ -66,9 +68,9 @@ export function sqliteStatements(table: string, saga = false): NamedStatement[] 
   const statements: NamedStatement[] = [
     {
       name: 'claim_insert',
-      purpose: 'Insert-if-absent. One row back = claimed with lock_version 1; none = the key exists (fetch it).',
+      purpose: 'Insert-if-absent. One row back = claimed, holding the returned lock_version (the clock in ms); none = the key exists (fetch it).',
       sql: `INSERT INTO ${table} (idempotency_key, user_id, fingerprint, status, lock_version, locked_until, created_at, expires_at)
-VALUES (:key, :scope, :fingerprint, 'PROCESSING', 1, ${NOW} + :lease_ms, ${NOW}, ${NOW} + :ttl_ms)
+VALUES (:key, :scope, :fingerprint, 'PROCESSING', ${NOW}, ${NOW} + :lease_ms, ${NOW}, ${NOW} + :ttl_ms)
 ON CONFLICT (idempotency_key, user_id) DO NOTHING
 RETURNING lock_version, locked_until`,
     },
@@ -84,11 +86,11 @@ RETURNING lock_version, locked_until`,
     },
     {
       name: 'reclaim',
-      purpose: 'Compare-and-set takeover fenced by the lock_version that was read. One row = this caller holds lock_version + 1.',
+      purpose: 'Compare-and-set takeover fenced by the lock_version that was read. One row = this caller holds the returned lock_version (orphan: + 1; expired: MAX(+ 1, clock ms)).',
       sql: `UPDATE ${table}
    SET created_at = CASE WHEN status = 'PROCESSING' THEN created_at ELSE ${NOW} END,
        fingerprint = :fingerprint,
-       lock_version = lock_version + 1,
+       lock_version = CASE WHEN status = 'PROCESSING' THEN lock_version + 1 ELSE MAX(lock_version + 1, ${NOW}) END,
        locked_until = ${NOW} + :lease_ms,
        expires_at = ${NOW} + :ttl_ms,
        completed_at = NULL, response_code = NULL, response_body = NULL,

@@ -19,6 +19,14 @@ export function storeGo(plan: Plan): { file: string; content: string } {
   return { file: 'store_sql.go', content: sqlGo(plan) };
 }
 
+/** MySQL/MariaDB have no RETURNING: an applied claim's new lock_version is its last-insert-id. */
+const LAST_ID_GO = `\t\tif err != nil || affected != 1 {
+\t\t\treturn nil, affected, err
+\t\t}
+\t\tid, err := result.LastInsertId()
+\t\treturn []map[string]any{{"lock_version": id}}, affected, err
+`;
+
 function sqlGo(plan: Plan): string {
   const store = plan.stack.store === 'mysql' || plan.stack.store === 'sqlite' ? plan.stack.store : 'postgresql';
   const render = store === 'postgresql' ? toDollar : toQuestion;
@@ -58,7 +66,10 @@ type SQLStore struct {
 \tDB *sql.DB
 }
 
-func (s *SQLStore) run(ctx context.Context, st statement, values map[string]any) ([]map[string]any, int64, error) {
+${store === 'mysql' ? `// run executes one statement. A write without RETURNING that applied answers one row holding its
+// last-insert-id as lock_version: the claim statements hand the new fencing token back through
+// LAST_INSERT_ID(expr).
+` : ''}func (s *SQLStore) run(ctx context.Context, st statement, values map[string]any) ([]map[string]any, int64, error) {
 \targs := make([]any, len(st.params))
 \tfor i, name := range st.params {
 \t\targs[i] = values[name]
@@ -69,8 +80,7 @@ func (s *SQLStore) run(ctx context.Context, st statement, values map[string]any)
 \t\t\treturn nil, 0, err
 \t\t}
 \t\taffected, err := result.RowsAffected()
-\t\treturn nil, affected, err
-\t}
+${store === 'mysql' ? LAST_ID_GO : '\t\treturn nil, affected, err\n'}\t}
 \trows, err := s.DB.QueryContext(ctx, st.text, args...)
 \tif err != nil {
 \t\treturn nil, 0, err
@@ -159,7 +169,8 @@ func (s *SQLStore) Claim(ctx context.Context, key, scope, fingerprint string, le
 \t\t\treturn nil, nil, err
 \t\t}
 \t\tif applied(stmtClaimInsert, rows, affected) {
-\t\t\treturn &Claimed{Key: key, Scope: scope, LockVersion: 1}, nil, nil
+\t\t\t// A fresh record's fencing token is the database clock in ms, handed back by the insert.
+\t\t\treturn &Claimed{Key: key, Scope: scope, LockVersion: asInt(rows[0]["lock_version"])}, nil, nil
 \t\t}
 \t\tfound, _, err := s.run(ctx, stmtFetch, values)
 \t\tif err != nil {
@@ -178,7 +189,8 @@ func (s *SQLStore) Claim(ctx context.Context, key, scope, fingerprint string, le
 \t\t\t\treturn nil, nil, err
 \t\t\t}
 \t\t\tif applied(stmtReclaim, rows, affected) {
-\t\t\t\treturn &Claimed{Key: key, Scope: scope, LockVersion: version + 1, Reclaimed: true}, nil, nil
+\t\t\t\t// Orphan: version + 1; expired record: max(version + 1, clock ms) — the statement says which.
+\t\t\t\treturn &Claimed{Key: key, Scope: scope, LockVersion: asInt(rows[0]["lock_version"]), Reclaimed: asInt(record["lease_over"]) == 1}, nil, nil
 \t\t\t}
 \t\t\tcontinue // another node won the compare-and-set
 \t\t}
@@ -296,9 +308,8 @@ func (s *RedisStore) Claim(ctx context.Context, key, scope, fingerprint string, 
 \tif !ok || len(parts) < 3 {
 \t\treturn nil, nil, fmt.Errorf("idempotency: unexpected claim reply %v", result)
 \t}
-\tif text(parts[0]) == "claimed" {
-\t\tversion := number(parts[1])
-\t\treturn &Claimed{Key: key, Scope: scope, LockVersion: version, Reclaimed: version > 1}, nil, nil
+\tif text(parts[0]) == "claimed" && len(parts) >= 4 {
+\t\treturn &Claimed{Key: key, Scope: scope, LockVersion: number(parts[1]), Reclaimed: number(parts[3]) == 1}, nil, nil
 \t}
 \tif len(parts) < 9 {
 \t\treturn nil, nil, fmt.Errorf("idempotency: unexpected claim reply %v", result)

@@ -97,8 +97,11 @@ func (m *memoryStore) Claim(_ context.Context, key, scope, fp string, leaseMs, t
 \tid := scope + "\\x00" + key
 \tr := m.records[id]
 \tif r == nil || (r.status != "PROCESSING" && r.expiresAt <= m.now) || (r.status == "PROCESSING" && r.lockedUntil <= m.now && r.fingerprint == fp) {
-\t\tversion := int64(1)
-\t\tif r != nil {
+\t\t// Fencing tokens as in the real stores: fresh = clock ms, orphan = +1, expired = max(+1, now).
+\t\tversion := m.now
+\t\tif r != nil && r.status == "PROCESSING" {
+\t\t\tversion = r.version + 1
+\t\t} else if r != nil && r.version+1 > m.now {
 \t\t\tversion = r.version + 1
 \t\t}
 \t\tm.records[id] = &memoryRecord{status: "PROCESSING", fingerprint: fp, version: version, lockedUntil: m.now + leaseMs, expiresAt: m.now + ttlMs}

@@ -164,7 +164,8 @@ class IdempotencyEngineTest {
             boolean expired = !free && !r[0].equals("PROCESSING") && (long) r[4] <= now;
             boolean orphan = !free && r[0].equals("PROCESSING") && (long) r[3] <= now && r[1].equals(fp);
             if (free || expired || orphan) {
-                long version = free ? 1 : (long) r[2] + 1;
+                // Fencing tokens as in the real stores: fresh = clock ms, orphan = +1, expired = max(+1, now).
+                long version = free ? now : orphan ? (long) r[2] + 1 : Math.max((long) r[2] + 1, now);
                 records.put(scope + "\\u0000" + key, new Object[] {"PROCESSING", fp, version, now + leaseMs, now + ttlMs, 0, null});
                 return new IdempotencyEngine.ClaimResult(new IdempotencyEngine.Claimed(key, scope, version, !free), null);
             }

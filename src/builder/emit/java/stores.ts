@@ -75,7 +75,17 @@ ${constants}
              PreparedStatement prepared = connection.prepareStatement(statement.text())) {
             connection.setAutoCommit(true);
             for (int i = 0; i < statement.params().size(); i++) prepared.setObject(i + 1, values.get(statement.params().get(i)));
-            if (!statement.returns()) return new Outcome(List.of(), prepared.executeUpdate());
+            if (!statement.returns()) {
+                int affected = prepared.executeUpdate();
+                if (affected != 1 || !statement.text().contains("LAST_INSERT_ID(")) return new Outcome(List.of(), affected);
+                // MySQL/MariaDB have no RETURNING: the claim statements set LAST_INSERT_ID(new lock_version),
+                // which this connection (and only it) reads back.
+                try (PreparedStatement last = connection.prepareStatement("SELECT LAST_INSERT_ID() AS lock_version");
+                     ResultSet id = last.executeQuery()) {
+                    id.next();
+                    return new Outcome(List.of(Map.of("lock_version", id.getLong(1))), affected);
+                }
+            }
             List<Map<String, Object>> rows = new ArrayList<>();
             try (ResultSet result = prepared.executeQuery()) {
                 ResultSetMetaData meta = result.getMetaData();
@@ -107,8 +117,10 @@ ${constants}
     public IdempotencyEngine.ClaimResult claim(String key, String scope, String fingerprint, long leaseMs, long ttlMs) throws SQLException {
         Map<String, Object> values = new HashMap<>(Map.of("key", key, "scope", scope, "fingerprint", fingerprint, "lease_ms", leaseMs, "ttl_ms", ttlMs));
         for (int attempt = 0; attempt < 8; attempt++) {
-            if (run(CLAIM_INSERT, values).applied(CLAIM_INSERT)) {
-                return new IdempotencyEngine.ClaimResult(new IdempotencyEngine.Claimed(key, scope, 1, false), null);
+            Outcome inserted = run(CLAIM_INSERT, values);
+            if (inserted.applied(CLAIM_INSERT)) {
+                // A fresh record's fencing token is the database clock in ms, handed back by the insert.
+                return new IdempotencyEngine.ClaimResult(new IdempotencyEngine.Claimed(key, scope, asLong(inserted.rows().get(0).get("lock_version")), false), null);
             }
             List<Map<String, Object>> found = run(FETCH, values).rows();
             if (found.isEmpty()) continue; // released or purged in between: insert again
@@ -119,8 +131,11 @@ ${constants}
                 long version = asLong(record.get("lock_version"));
                 values.put("lock_version", version);
                 // Compare-and-set on the version just read: of many reclaimers exactly one wins.
-                if (run(RECLAIM, values).applied(RECLAIM)) {
-                    return new IdempotencyEngine.ClaimResult(new IdempotencyEngine.Claimed(key, scope, version + 1, true), null);
+                // Orphan: version + 1; expired record: max(version + 1, clock ms) — the statement says which.
+                Outcome taken = run(RECLAIM, values);
+                if (taken.applied(RECLAIM)) {
+                    long next = asLong(taken.rows().get(0).get("lock_version"));
+                    return new IdempotencyEngine.ClaimResult(new IdempotencyEngine.Claimed(key, scope, next, asLong(record.get("lease_over")) == 1), null);
                 }
                 continue;
             }
@@ -216,8 +231,7 @@ public final class RedisIdempotencyStore implements IdempotencyEngine.Store {
     public IdempotencyEngine.ClaimResult claim(String key, String scope, String fingerprint, long leaseMs, long ttlMs) throws Exception {
         List<?> reply = (List<?>) eval.eval(CLAIM, List.of(key(scope, key)), List.of(fingerprint, Long.toString(leaseMs), Long.toString(ttlMs)));
         if (text(reply.get(0)).equals("claimed")) {
-            long version = number(reply.get(1));
-            return new IdempotencyEngine.ClaimResult(new IdempotencyEngine.Claimed(key, scope, version, version > 1), null);
+            return new IdempotencyEngine.ClaimResult(new IdempotencyEngine.Claimed(key, scope, number(reply.get(1)), number(reply.get(3)) == 1), null);
         }
         long retry = Math.max(0, number(reply.get(3)) - number(reply.get(8)));
         String body = text(reply.get(7));

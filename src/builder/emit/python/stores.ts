@@ -92,6 +92,10 @@ class SqlStore:
                     names = [column[0] for column in cursor.description]
                     rows = [dict(zip(names, row)) for row in cursor.fetchall()]
                 count = cursor.rowcount
+                if not _RETURNING and count == 1 and "LAST_INSERT_ID(" in sql:
+                    # No RETURNING: the claim statements hand the new lock_version back as the
+                    # statement's last-insert-id (LAST_INSERT_ID(expr)).
+                    rows = [{"lock_version": cursor.lastrowid}]
                 connection.commit()
                 return rows, count
             except Exception:
@@ -106,8 +110,10 @@ class SqlStore:
     def claim(self, key: str, scope: str, fingerprint: str, lease_ms: int, ttl_ms: int) -> Union[Claimed, Existing]:
         params = {"key": key, "scope": scope, "fingerprint": fingerprint, "lease_ms": lease_ms, "ttl_ms": ttl_ms}
         for _ in range(8):
-            if self._applied(*self._execute(CLAIM_INSERT, params)):
-                return Claimed(key, scope, 1, False)
+            rows, count = self._execute(CLAIM_INSERT, params)
+            if self._applied(rows, count):
+                # A fresh record's fencing token is the database clock in ms, handed back by the insert.
+                return Claimed(key, scope, int(rows[0]["lock_version"]), False)
             rows, _ = self._execute(FETCH, {"key": key, "scope": scope})
             if not rows:
                 continue  # released or purged in between: insert again
@@ -115,8 +121,10 @@ class SqlStore:
             same = hmac.compare_digest(str(record["fingerprint"]), fingerprint)
             if bool(record["expired"]) or (bool(record["lease_over"]) and same):
                 # Compare-and-set on the lock_version just read: of many reclaimers exactly one wins.
-                if self._applied(*self._execute(RECLAIM, {**params, "lock_version": record["lock_version"]})):
-                    return Claimed(key, scope, int(record["lock_version"]) + 1, True)
+                taken, count = self._execute(RECLAIM, {**params, "lock_version": record["lock_version"]})
+                if self._applied(taken, count):
+                    # Orphan: version + 1; expired record: max(version + 1, clock ms) — the statement says which.
+                    return Claimed(key, scope, int(taken[0]["lock_version"]), bool(record["lease_over"]))
                 continue
             return Existing(
                 status=str(record["status"]),
@@ -200,7 +208,7 @@ class RedisStore:
     def claim(self, key: str, scope: str, fingerprint: str, lease_ms: int, ttl_ms: int) -> Union[Claimed, Existing]:
         result = self._claim(keys=[self._key(scope, key)], args=[fingerprint, lease_ms, ttl_ms])
         if _text(result[0]) == "claimed":
-            return Claimed(key, scope, int(result[1]), int(result[1]) > 1)
+            return Claimed(key, scope, int(result[1]), int(result[3]) == 1)
         _, status, _version, locked_until, _expires, stored_fp, code, body, now = [_text(v) for v in result]
         return Existing(
             status=status,

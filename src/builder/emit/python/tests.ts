@@ -55,7 +55,8 @@ class MemoryStore:
             expired = not free and record["status"] != "PROCESSING" and record["expires_at"] <= self.now
             orphan = not free and record["status"] == "PROCESSING" and record["locked_until"] <= self.now and record["fingerprint"] == fingerprint
             if free or expired or orphan:
-                version = 1 if free else record["lock_version"] + 1
+                # Fencing tokens as in the real stores: fresh = clock ms, orphan = +1, expired = max(+1, now).
+                version = self.now if free else record["lock_version"] + 1 if orphan else max(record["lock_version"] + 1, self.now)
                 self.records[(scope, key)] = {"status": "PROCESSING", "fingerprint": fingerprint, "lock_version": version,
                                               "locked_until": self.now + lease_ms, "expires_at": self.now + ttl_ms, "code": None, "body": None}
                 return Claimed(key, scope, version, not free)
