@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectCodebase } from '../../src/builder/inspect/index.js';
+import { walkSourceFiles } from '../../src/builder/inspect/walk.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
@@ -200,5 +201,20 @@ describe('inspectCodebase: more stacks by pattern', () => {
     const few = await inspectCodebase(dir, { maxFiles: 1 });
     expect(few.filesScanned).toBe(1);
     expect(few.notes.join()).toMatch(/Stopped after 1 files/);
+  });
+});
+
+describe('the builder never inspects its own output', () => {
+  it('leaves out the folders it is told to (the --code directory)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'walk-exclude-'));
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, 'generated', 'code'), { recursive: true });
+    writeFileSync(join(root, 'src', 'app.ts'), 'export {};\n');
+    writeFileSync(join(root, 'generated', 'code', 'cleanup.ts'), 'setInterval(() => {}, 1000);\n');
+    const all = walkSourceFiles(root).files.map((f) => f.relPath);
+    const without = walkSourceFiles(root, { excludeDirs: [join(root, 'generated', 'code')] }).files.map((f) => f.relPath);
+    expect(all).toContain('generated/code/cleanup.ts');
+    expect(without).toEqual(['src/app.ts']);
+    rmSync(root, { recursive: true, force: true });
   });
 });

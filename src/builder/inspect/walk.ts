@@ -3,7 +3,7 @@
  * monorepo or a stray binary never stalls the CLI. Dependency, build and VCS folders are skipped.
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 /** Folders that hold other people's code or build output, never the user's handlers. */
 export const SKIPPED_DIRS = new Set([
@@ -26,6 +26,11 @@ export interface WalkLimits {
   readonly maxFiles?: number;
   /** Files larger than this are not read (default 512 KiB): generated or minified code. */
   readonly maxFileBytes?: number;
+  /**
+   * Absolute folders left out — the builder's own output (`--code DIR`), so a second run does not
+   * mistake the generated cleanup job or middleware for the user's code.
+   */
+  readonly excludeDirs?: readonly string[];
 }
 
 export interface WalkedFile {
@@ -62,7 +67,8 @@ function readDir(dir: string): Dirent[] {
  * const { files } = walkSourceFiles('/srv/payments-api');
  * files.map((f) => f.relPath); // ['package.json', 'src/app.ts', ...]
  */
-export function walkSourceFiles(root: string, { maxFiles = 5000, maxFileBytes = 512 * 1024 }: WalkLimits = {}): WalkResult {
+export function walkSourceFiles(root: string, { maxFiles = 5000, maxFileBytes = 512 * 1024, excludeDirs = [] }: WalkLimits = {}): WalkResult {
+  const excluded = new Set(excludeDirs.map((dir) => resolve(dir)));
   const files: WalkedFile[] = [];
   const queue = [root];
   let truncated = false;
@@ -73,7 +79,7 @@ export function walkSourceFiles(root: string, { maxFiles = 5000, maxFileBytes = 
     for (const entry of entries) {
       const absPath = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) queue.push(absPath);
+        if (!SKIPPED_DIRS.has(entry.name) && !excluded.has(absPath)) queue.push(absPath);
         continue;
       }
       if (!entry.isFile() || !(SOURCE_EXTENSIONS.has(extensionOf(entry.name)) || MANIFEST_NAMES.has(entry.name))) continue;

@@ -16,7 +16,8 @@ p, ul, ol { margin: .6rem 0; }
 li { margin: .25rem 0; }
 a { color: var(--accent); text-decoration: none; }
 a:hover { text-decoration: underline; }
-code { font: .875em/1.45 ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, monospace; background: var(--soft); padding: .1em .35em; border-radius: 4px; overflow-wrap: anywhere; }
+/* break-word, not anywhere: identifiers in table cells keep their width instead of splitting mid-name. */
+code { font: .875em/1.45 ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, monospace; background: var(--soft); padding: .1em .35em; border-radius: 4px; overflow-wrap: break-word; }
 figure { margin: 1rem 0; }
 figcaption { font-size: .85rem; color: var(--muted); margin-bottom: .3rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 pre { margin: 0; padding: .9rem 1rem; border: 1px solid var(--line); border-radius: 6px; overflow-x: auto; font-size: .82rem; line-height: 1.5; }

@@ -61,6 +61,7 @@ export async function runDesign(dirArg: string | undefined, options: DesignOptio
     const interactive = isInteractive(options.yes);
     const fileName = options.answers ? resolvePath(options.answers) : undefined;
     const file: PartialAnswers = fileName ? loadAnswersFile(fileName) : {};
+    const codeDir = options.code === false ? undefined : typeof options.code === 'string' ? resolvePath(options.code) : defaultCodeDir(dir);
     // Loaded on use, after the cheap checks: the renderer and the compiler API are heavy.
     const [loaded, { inspectCodebase }, { collectAnswers, createClackPrompts }] = await Promise.all([
       import('../../builder/generate.js'),
@@ -86,7 +87,7 @@ export async function runDesign(dirArg: string | undefined, options: DesignOptio
       },
       inspect: async () => {
         steps.start(`Inspecting ${displayPath(dir) || '.'}`);
-        const result = await inspectCodebase(dir);
+        const result = await inspectCodebase(dir, { excludeDirs: codeDir ? [codeDir] : [] });
         steps.stop(`Inspected ${result.filesScanned} file(s): ${result.endpoints.length} mutating endpoint(s), ${result.consumers.length} consumer(s), ${result.schedulers.length} scheduled job(s), ${result.paymentCalls.length} payment call(s)`);
         return result;
       },
@@ -94,7 +95,6 @@ export async function runDesign(dirArg: string | undefined, options: DesignOptio
     });
 
     const documentPath = outPath ?? defaultOutPath(dir, answers.format);
-    const codeDir = options.code === false ? undefined : typeof options.code === 'string' ? resolvePath(options.code) : defaultCodeDir(dir);
     progress.start('Writing the design document and code');
     const result = await loaded.generate(answers, { format: answers.format, outPath: documentPath, codeDir, force: options.force === true, now: new Date() });
     progress.stop(`Wrote ${result.written.length} file(s)`);
