@@ -10,26 +10,16 @@
  *   claim(v=1)  worker dies            lease over   retry: claim -> PROCESSING(v=2), reclaimed
  *   |---leaseMs----X....................|           the dead worker's late complete(v=1) is 'lost'
  */
-import {
-  ExpiredKeyRejectedError,
-  IdempotencyError,
-  FingerprintMismatchError,
-  InProgressError,
-  KeyNotFoundError,
-  LeaseLostError,
-  ReplayedFailureError,
-  StoreUnavailableError,
-} from './errors.js';
-import { fingerprintsEqual, isFingerprint } from './fingerprint.js';
+import { answerDuplicate } from './duplicate-answer.js';
+import { IdempotencyError, InProgressError, LeaseLostError, StoreUnavailableError } from './errors.js';
+import { isFingerprint } from './fingerprint.js';
 import { startHeartbeat } from './heartbeat.js';
 import { LeaseSignal } from './lease-signal.js';
 import { GLOBAL_SCOPE, validateKey, validateScope } from './key.js';
 import { redact, type LogFields } from './logger.js';
 import { METRICS } from './metrics.js';
 import { resolveOptions, type IdempotencyOptions, type ResolvedOptions } from './options.js';
-import type { IdempotencyRecord, StoredResponse } from './record.js';
 import {
-  deserializeFailure,
   jsonSerializer,
   serializeFailure,
   toStoredFailure,
@@ -153,36 +143,6 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     return record !== null && record.status !== 'PROCESSING' && record.lockVersion === id.lockVersion;
   }
 
-  async function answerExisting<T>(
-    request: RunRequest,
-    claim: Extract<ClaimResult, { outcome: 'existing' }>,
-    serializer: ResultSerializer<T>,
-  ): Promise<RunResult<T> | InProgressError> {
-    const { record, now } = claim;
-    if (record.owner !== null && record.owner !== (request.owner ?? null)) {
-      throw new KeyNotFoundError();
-    }
-    if (!fingerprintsEqual(record.fingerprint, request.fingerprint)) {
-      metrics.increment(METRICS.fingerprintMismatches);
-      throw new FingerprintMismatchError();
-    }
-    if (record.status !== 'PROCESSING' && record.expiresAt <= now) {
-      throw new ExpiredKeyRejectedError();
-    }
-    metrics.increment(METRICS.duplicatesBlocked, { status: record.status.toLowerCase() });
-    if (record.status === 'COMPLETED') return { value: await replay(record, serializer), replayed: true };
-    if (record.status === 'FAILED') {
-      const stored = await storeCall('decode', async () => codec.decode(requireResponse(record)));
-      throw new ReplayedFailureError(deserializeFailure(stored));
-    }
-    return new InProgressError((record.lockedUntil ?? now) - now);
-  }
-
-  async function replay<T>(record: IdempotencyRecord, serializer: ResultSerializer<T>): Promise<T> {
-    const decoded = await codec.decode(requireResponse(record));
-    return serializer.deserialize(decoded);
-  }
-
   async function execute<T>(
     request: RunRequest,
     claim: Extract<ClaimResult, { outcome: 'claimed' }>,
@@ -280,7 +240,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
       if (claim.outcome === 'claimed') {
         return execute(request, claim, action, leaseMs, ttlMs, serializer, runOptions.shouldStore);
       }
-      const answer = await answerExisting(request, claim, serializer);
+      const answer = await answerDuplicate({ request, record: claim.record, now: claim.now, codec, serializer, metrics });
       if (!(answer instanceof InProgressError)) return answer;
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw answer;
@@ -290,11 +250,4 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   }
 
   return { run, options: resolved };
-}
-
-function requireResponse(record: IdempotencyRecord): StoredResponse {
-  if (record.response === null) {
-    throw new StoreUnavailableError('replay', new Error(`A ${record.status} record has no stored response.`));
-  }
-  return record.response;
 }

@@ -12,21 +12,13 @@
  *     lock_timeout  → InProgressError (its own transaction is then aborted: roll it back)
  */
 import { randomUUID } from 'node:crypto';
-import {
-  ExpiredKeyRejectedError,
-  FingerprintMismatchError,
-  InProgressError,
-  KeyNotFoundError,
-  LeaseLostError,
-  ReplayedFailureError,
-  StoreUnavailableError,
-} from '../../core/errors.js';
 import { identityCodec, type ResponseCodec } from '../../core/codec.js';
-import { fingerprintsEqual, isFingerprint } from '../../core/fingerprint.js';
+import { answerDuplicate } from '../../core/duplicate-answer.js';
+import { InProgressError, LeaseLostError } from '../../core/errors.js';
+import { isFingerprint } from '../../core/fingerprint.js';
 import { GLOBAL_SCOPE, validateKey, validateScope } from '../../core/key.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, positiveInteger } from '../../core/options.js';
-import type { IdempotencyRecord } from '../../core/record.js';
-import { deserializeFailure, jsonSerializer, type ResultSerializer } from '../../core/serializer.js';
+import { jsonSerializer, type ResultSerializer } from '../../core/serializer.js';
 import type { RunRequest, RunResult } from '../../core/engine.js';
 import type { PostgresStore } from './postgres-store.js';
 import { LOCK_NOT_AVAILABLE, sqlState, type PgQueryable } from './queryable.js';
@@ -97,17 +89,6 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
   const leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS, { min: 10 });
   const ttlMs = positiveInteger('ttlMs', options.ttlMs ?? DEFAULT_TTL_MS);
 
-  async function answerExisting<T>(request: RunRequest, record: IdempotencyRecord, now: number, serializer: ResultSerializer<T>) {
-    if (record.owner !== null && record.owner !== (request.owner ?? null)) throw new KeyNotFoundError();
-    if (!fingerprintsEqual(record.fingerprint, request.fingerprint)) throw new FingerprintMismatchError();
-    if (record.status !== 'PROCESSING' && record.expiresAt <= now) throw new ExpiredKeyRejectedError();
-    if (record.status === 'PROCESSING') throw new InProgressError((record.lockedUntil ?? now) - now);
-    if (record.response === null) throw new StoreUnavailableError('replay', new Error(`A ${record.status} record has no stored response.`));
-    const stored = await codec.decode(record.response);
-    if (record.status === 'FAILED') throw new ReplayedFailureError(deserializeFailure(stored));
-    return { value: serializer.deserialize(stored), replayed: true };
-  }
-
   return {
     async run<T>(
       db: PgQueryable,
@@ -156,7 +137,11 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
         if (claim.outcome === 'claimed') await inTx.release({ ...id, lockVersion: claim.lockVersion });
         throw new TypeError('Transactional run() needs a client inside an open transaction (BEGIN … COMMIT), not a pool or an autocommit connection.');
       }
-      if (claim.outcome === 'existing') return answerExisting(request, claim.record, claim.now, serializer);
+      if (claim.outcome === 'existing') {
+        const answer = await answerDuplicate({ request, record: claim.record, now: claim.now, codec, serializer });
+        if (answer instanceof InProgressError) throw answer;
+        return answer;
+      }
 
       const value = await action({ db, lockVersion: claim.lockVersion, reclaimed: claim.reclaimed });
       const response = await codec.encode(serializer.serialize(value));
