@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIdempotency, fingerprintFields, IdempotencyError, METRICS, noopMetrics, type MetricsSink } from '../../src/index.js';
-import { createSqliteStore } from '../../src/stores/sqlite/index.js';
+import { createIdempotency, fingerprintFields, IdempotencyError, METRICS, noopMetrics, type MetricsSink } from '@idempotency-builder/runtime';
+import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
 
 const WHY: Record<string, string> = {
   ran: 'the first request for its key: the action ran and its result was stored',

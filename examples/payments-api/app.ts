@@ -4,9 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-// In your app: import { idempotencyMiddleware } from 'idempotency-builder/express';
-import { idempotencyMiddleware } from '../../src/adapters/express/index.js';
-import type { Idempotency } from '../../src/index.js';
+import { idempotencyMiddleware } from '@idempotency-builder/runtime/express';
+import type { Idempotency } from '@idempotency-builder/runtime';
 import type { Ledger } from './ledger.js';
 
 /**

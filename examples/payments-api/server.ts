@@ -3,8 +3,7 @@
  * Env: PORT (default 3000), SQLITE_FILE (default ./payments.db), DATABASE_URL, REDIS_URL.
  */
 import type { AddressInfo } from 'node:net';
-// In your app: import { createIdempotency } from 'idempotency-builder';
-import { createIdempotency } from '../../src/index.js';
+import { createIdempotency } from '@idempotency-builder/runtime';
 import { createPaymentsApp } from './app.js';
 import { openStorage } from './storage.js';
 

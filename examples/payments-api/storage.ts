@@ -6,11 +6,10 @@
  */
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { IdempotencyStore } from '../../src/index.js';
-// In your app these are 'idempotency-builder/sqlite', '/postgres' and '/redis'.
-import { createPostgresStore } from '../../src/stores/postgres/index.js';
-import { createRedisStore } from '../../src/stores/redis/index.js';
-import { createSqliteStore } from '../../src/stores/sqlite/index.js';
+import type { IdempotencyStore } from '@idempotency-builder/runtime';
+import { createPostgresStore } from '@idempotency-builder/runtime/postgres';
+import { createRedisStore } from '@idempotency-builder/runtime/redis';
+import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
 import { postgresLedger, sqliteLedger, type Ledger } from './ledger.js';
 
 export interface Storage {

@@ -1,0 +1,95 @@
+/**
+ * The runtime subpaths generated TypeScript imports, and whether this installed version of
+ * idempotency-builder exports them yet. What is missing is named in the document, not invented.
+ */
+import { createRequire } from 'node:module';
+import type { StoreKind } from '../../design/plan/stack.js';
+
+export interface StoreImport {
+  /** e.g. `@idempotency-builder/runtime/postgres`. */
+  readonly module: string;
+  readonly factory: string;
+  /** Driver import lines the setup needs. */
+  readonly driverImports: readonly string[];
+  /** The expression that creates the store. */
+  readonly create: string;
+  /** Lines before `create` (pool/client construction). */
+  readonly setup: readonly string[];
+  /** npm packages the user's project needs for this store. */
+  readonly packages: readonly string[];
+}
+
+export const STORE_IMPORTS: Record<StoreKind, StoreImport> = {
+  postgresql: {
+    module: '@idempotency-builder/runtime/postgres',
+    factory: 'createPostgresStore',
+    driverImports: ["import pg from 'pg';"],
+    setup: ['const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });'],
+    create: 'createPostgresStore({ db: pool })',
+    packages: ['pg'],
+  },
+  mysql: {
+    module: '@idempotency-builder/runtime/mysql',
+    factory: 'createMysqlStore',
+    driverImports: ["import mysql from 'mysql2/promise';"],
+    setup: ["const pool = mysql.createPool(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/app');"],
+    create: 'createMysqlStore({ db: pool })',
+    packages: ['mysql2'],
+  },
+  sqlite: {
+    module: '@idempotency-builder/runtime/sqlite',
+    factory: 'createSqliteStore',
+    driverImports: [],
+    setup: [],
+    create: "createSqliteStore({ filename: process.env.IDEMPOTENCY_DB ?? 'idempotency.db' })",
+    packages: ['better-sqlite3'],
+  },
+  redis: {
+    module: '@idempotency-builder/runtime/redis',
+    factory: 'createRedisStore',
+    driverImports: ["import { Redis } from 'ioredis';"],
+    // lazyConnect: importing this module (e.g. from a unit test) opens no connection.
+    setup: ["const client = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });"],
+    create: "createRedisStore({ client, prefix: 'idem' })",
+    packages: ['ioredis'],
+  },
+  dynamodb: {
+    module: '@idempotency-builder/runtime/dynamodb',
+    factory: 'createDynamoDbStore',
+    driverImports: ["import { DynamoDBClient } from '@aws-sdk/client-dynamodb';"],
+    setup: ['const client = new DynamoDBClient({});'],
+    create: "createDynamoDbStore({ client, table: 'idempotency_store' })",
+    packages: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
+  },
+  mongodb: {
+    module: '@idempotency-builder/runtime/mongodb',
+    factory: 'createMongoStore',
+    driverImports: ["import { MongoClient } from 'mongodb';"],
+    setup: ["const mongo = new MongoClient(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');"],
+    create: "createMongoStore({ collection: mongo.db().collection('idempotency_store') })",
+    packages: ['mongodb'],
+  },
+};
+
+const require = createRequire(import.meta.url);
+const available = new Map<string, boolean>();
+
+/**
+ * True when the installed runtime exports `module` (`@idempotency-builder/runtime/<name>`):
+ * Node's own resolver answers, through the runtime's `exports` map. What is missing is named in
+ * the document, never imported by generated code.
+ * @example subpathAvailable('@idempotency-builder/runtime/postgres') // true
+ */
+export function subpathAvailable(module: string): boolean {
+  let known = available.get(module);
+  if (known === undefined) {
+    try {
+      require.resolve(module);
+      known = true;
+    } catch {
+      known = false;
+    }
+    available.set(module, known);
+  }
+  return known;
+}

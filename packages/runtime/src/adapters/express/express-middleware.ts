@@ -1,0 +1,62 @@
+/**
+ * Express (5 and 4) middleware. It holds the handler's writes, stores the finished response, then
+ * sends it; replays and problems are answered without calling the handler. Mount it per route,
+ * after the body parser: `app.post('/payments', express.json(), idempotencyMiddleware(opts), handler)`.
+ */
+import { createHttpIdempotency } from '../http/http-idempotency.js';
+import { REPLAYED_HEADER } from '../http/http-response.js';
+import { captureNodeResponse, writeNodeResponse, type NodeResponseCapture, type NodeResponseLike } from '../http/node-response-capture.js';
+import type { HttpIdempotencyOptions } from '../http/options.js';
+import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
+
+/** What is used of an Express request (structural: Express 4 and 5 both fit). */
+export type ExpressRequestLike = NodeRequestLike;
+/** What is used of an Express response. */
+export type ExpressResponseLike = NodeResponseLike;
+export type ExpressNext = (error?: unknown) => void;
+
+export type ExpressIdempotencyOptions<Req extends ExpressRequestLike = ExpressRequestLike> = HttpIdempotencyOptions<Req>;
+
+/**
+ * Creates the middleware; options are validated now, so a route without a scope resolver fails
+ * at startup, not on its first request.
+ * @example
+ * import express from 'express';
+ * import { idempotencyMiddleware } from '@idempotency-builder/runtime/express';
+ * const idempotent = idempotencyMiddleware({ idempotency, scope: (req) => req.headers['x-user-id'] as string });
+ * app.post('/payments', express.json(), idempotent, createPayment);
+ */
+export function idempotencyMiddleware<Req extends ExpressRequestLike = ExpressRequestLike>(
+  options: ExpressIdempotencyOptions<Req>,
+): (req: Req, res: ExpressResponseLike, next: ExpressNext) => void {
+  const http = createHttpIdempotency(options);
+  const { maxBodyBytes } = http.options;
+
+  return function idempotency(req, res, next) {
+    // Nothing a client sends may look like the server's replay marker, downstream included.
+    delete req.headers[REPLAYED_HEADER];
+    if (PASSTHROUGH_METHODS.has((req.method ?? 'GET').toUpperCase())) {
+      next();
+      return;
+    }
+    let capture: NodeResponseCapture | undefined;
+    const execute = () => {
+      capture = captureNodeResponse(res, maxBodyBytes);
+      // Express 5 routes a handler's rejection to the error handler, which writes a 5xx into the
+      // capture; that releases the key. (Express 4 cannot see async rejections: catch them.)
+      next();
+      return capture.response;
+    };
+    http.handle(req, nodeRequestView(req), execute).then(
+      (outcome) => {
+        if (outcome.kind === 'pass') next();
+        else if (outcome.kind === 'respond') writeNodeResponse(res, outcome.response);
+        else capture?.flush();
+      },
+      (error: unknown) => {
+        if (capture) capture.flush(); // the handler already answered; let its answer out
+        else next(error);
+      },
+    );
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * idempotency-builder: make critical actions safe to retry. The root entry is the core only —
+ * stores, adapters and metrics exporters live in their own subpaths with their own drivers.
+ */
+export { createIdempotency } from './core/engine.js';
+export type { Action, ActionContext, Idempotency, RunOptions, RunRequest, RunResult } from './core/engine.js';
+export type { IdempotencyOptions, ErrorClassifier } from './core/options.js';
+export { DEFAULT_LEASE_MS, DEFAULT_TTL_MS } from './core/options.js';
+export { startCleanup, type CleanupOptions, type CleanupJob } from './core/cleanup.js';
+export * from './core/errors.js';
+export {
+  validateKey,
+  validateScope,
+  buildKey,
+  newClientIntent,
+  deriveIntent,
+  MAX_KEY_LENGTH,
+  MAX_SCOPE_LENGTH,
+  GLOBAL_SCOPE,
+} from './core/key.js';
+export {
+  fingerprintFields,
+  fingerprintJson,
+  fingerprintBytes,
+  fingerprintsEqual,
+  isFingerprint,
+  DEFAULT_EXCLUDED_PATHS,
+  type FingerprintField,
+  type FingerprintJsonOptions,
+} from './core/fingerprint.js';
+export { METRICS, noopMetrics, promName, type MetricsSink, type MetricName, type MetricLabels } from './core/metrics.js';
+export { silentLogger, redact, type Logger, type LogFields } from './core/logger.js';
+export { identityCodec, type ResponseCodec } from './core/codec.js';
+export { createEncryptionCodec, type EncryptionCodecOptions } from './core/encryption-codec.js';
+export {
+  jsonSerializer,
+  bytesSerializer,
+  toStoredFailure,
+  serializeFailure,
+  deserializeFailure,
+  FAILURE_ENCODING,
+  type ResultSerializer,
+} from './core/serializer.js';
+export type { IdempotencyRecord, RecordStatus, StoredResponse } from './core/record.js';
+export type * from './core/store-contract.js';
