@@ -1,11 +1,16 @@
 /**
  * The `idempotency-builder` command tree. One file per command under `commands/`; the builder
- * commands (design, check) come first, the operational ones (stuck, release, purge, stats) slot
- * in beside them with one `register…Command` line each.
+ * commands (design, check) come first, then the operational ones against a live store (stuck,
+ * release, show, purge, stats).
  */
+import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { registerCheckCommand } from './commands/check.js';
 import { registerDesignCommand } from './commands/design.js';
+import { registerOpsCommands } from './commands/ops.js';
+
+/** The same relative path from src/cli and dist/cli: the builder's own manifest. */
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 /**
  * The program with every command registered.
@@ -14,8 +19,10 @@ import { registerDesignCommand } from './commands/design.js';
 export function createProgram(): Command {
   const program = new Command('idempotency-builder')
     .description('Design and run idempotency: make critical actions safe to retry.')
+    .version(version, '-v, --version')
     .showHelpAfterError();
   registerDesignCommand(program);
   registerCheckCommand(program);
+  registerOpsCommands(program);
   return program;
 }
