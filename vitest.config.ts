@@ -49,6 +49,11 @@ export default defineConfig({
           ...shared,
         },
       },
+      {
+        extends: true,
+        // Repository-wide checks: the README's and docs' code blocks, as a reader pastes them.
+        test: { name: 'docs', root: '.', include: ['test/**/*.test.ts'], ...shared },
+      },
     ],
   },
 });
