@@ -25,9 +25,28 @@ export function userFromAuthorization(header: string | undefined): string | unde
 /** Stands in for the call to a payment provider (where the money moves). */
 const PROVIDER_LATENCY_MS = 50;
 
+/** A refusal as RFC 9457 problem+json: the same shape the idempotency middleware answers with. */
+function sendProblem(res: Response, status: number, code: string, title: string): void {
+  res.status(status).type('application/problem+json').json({ type: `urn:idempotency-builder:problem:${code}`, title, status, code });
+}
+
+/**
+ * Express's default error handler answers a body parser's refusal with an HTML page and, outside
+ * production, a stack trace. Here every error is problem+json; a client's mistake keeps its 4xx.
+ */
+function problemErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(error);
+  const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
+  if (type === 'entity.parse.failed') return sendProblem(res, 400, 'invalid_body', 'The request body is not valid JSON.');
+  if (type === 'entity.too.large') return sendProblem(res, 413, 'body_too_large', 'The request body is too large.');
+  if (typeof status === 'number' && status >= 400 && status < 500) return sendProblem(res, status, 'bad_request', 'The request was refused.');
+  console.error(error); // for the operator's log; the client gets no detail
+  sendProblem(res, 500, 'internal_error', 'The request could not be processed.');
+}
+
 export function createPaymentsApp({ idempotency, ledger }: { idempotency: Idempotency; ledger: Ledger }): express.Express {
   const app = express();
-  app.use(express.json());
+  app.use(express.json({ limit: '16kb' })); // a payment is a few fields: refuse anything larger (413)
 
   const requireUser = (req: Request, res: Response, next: NextFunction) => {
     if (userFromAuthorization(req.get('authorization'))) return next();
@@ -71,5 +90,6 @@ export function createPaymentsApp({ idempotency, ledger }: { idempotency: Idempo
     res.json({ payments: await ledger.listFor(userFromAuthorization(req.get('authorization'))!) });
   });
 
+  app.use(problemErrors); // last: after every route
   return app;
 }

@@ -1,11 +1,13 @@
 /**
  * Encryption at rest for stored responses (AES-256-GCM, node:crypto). Response bodies can hold
- * PII or card data; with this codec the store only ever sees ciphertext. Headers are encrypted with
- * the body; the status code stays readable for operations. Keys rotate: new records use
+ * PII or card data; with this codec the store only ever sees ciphertext (headers are encrypted
+ * with the body; the status code stays readable for operations). Each ciphertext is bound to its
+ * record: the authenticated data is the key, the scope, the record status, the HTTP status and the
+ * encoding, so a response copied into another row does not decrypt. Keys rotate: new records use
  * `activeKeyId`, old records decrypt with whichever key id they name.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { ResponseCodec } from './codec.js';
+import { ResponseUnreadableError, type CodecContext, type ResponseCodec } from './codec.js';
 import { InvalidOptionsError } from './errors.js';
 import type { StoredResponse } from './record.js';
 
@@ -16,11 +18,27 @@ export interface EncryptionCodecOptions {
   readonly activeKeyId: string;
 }
 
-const PREFIX = 'aes-256-gcm';
+/** Bound to the record (key, scope, record status): what every new record gets. */
+const BOUND = 'aes-256-gcm-bound';
+/** Written before the binding existed: authenticated data is encoding and status code only. */
+const LEGACY = 'aes-256-gcm';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
+
+/** Length-prefixed, so no key/scope pair can be shifted into another with the same bytes. */
+function boundAad(encoding: string, statusCode: number | null, context: CodecContext): Uint8Array {
+  const part = (value: string) => `${value.length}:${value}`;
+  return utf8.encode(['v2', part(encoding), statusCode ?? '', context.status, part(context.scope), part(context.key)].join('|'));
+}
+
+function requireContext(context: CodecContext | undefined): CodecContext {
+  if (context === undefined) {
+    throw new TypeError('The encryption codec binds a response to its record: the engine must pass { key, scope, status }.');
+  }
+  return context;
+}
 
 /**
  * @example
@@ -35,31 +53,37 @@ export function createEncryptionCodec({ keys, activeKeyId }: EncryptionCodecOpti
   if (!keys?.[activeKeyId]) throw new InvalidOptionsError(`Option "activeKeyId" names no key in "keys".`);
 
   return {
-    encode(response: StoredResponse): StoredResponse {
+    encode(response: StoredResponse, context?: CodecContext): StoredResponse {
+      const bound = requireContext(context);
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', keys[activeKeyId]!, iv);
-      const encoding = `${PREFIX}:${activeKeyId}:${response.encoding}`;
-      // The readable parts are authenticated, so a tampered status or encoding fails to decrypt.
-      cipher.setAAD(utf8.encode(`${encoding}|${response.statusCode ?? ''}`));
+      const encoding = `${BOUND}:${activeKeyId}:${response.encoding}`;
+      cipher.setAAD(boundAad(encoding, response.statusCode, bound));
       const headers = utf8.encode(JSON.stringify(response.headers));
       const lengthPrefix = Buffer.alloc(4);
       lengthPrefix.writeUInt32BE(headers.byteLength);
       const ciphertext = Buffer.concat([cipher.update(lengthPrefix), cipher.update(headers), cipher.update(response.body), cipher.final()]);
       return { statusCode: response.statusCode, headers: null, body: Buffer.concat([iv, cipher.getAuthTag(), ciphertext]), encoding };
     },
-    decode(response: StoredResponse): StoredResponse {
-      if (!response.encoding.startsWith(`${PREFIX}:`)) return response; // written before encryption was enabled
-      const [, keyId, ...inner] = response.encoding.split(':');
+    decode(response: StoredResponse, context?: CodecContext): StoredResponse {
+      const [prefix, keyId, ...inner] = response.encoding.split(':');
+      if (prefix !== BOUND && prefix !== LEGACY) return response; // written before encryption was enabled
       const key = keys[keyId ?? ''];
-      if (!key) throw new Error(`No decryption key "${keyId}" for a stored response.`);
-      const body = Buffer.from(response.body);
-      const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, IV_BYTES));
-      decipher.setAuthTag(body.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      decipher.setAAD(utf8.encode(`${response.encoding}|${response.statusCode ?? ''}`));
-      const plain = Buffer.concat([decipher.update(body.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
-      const headersLength = plain.readUInt32BE(0);
-      const headers = JSON.parse(text.decode(plain.subarray(4, 4 + headersLength))) as StoredResponse['headers'];
-      return { statusCode: response.statusCode, headers, body: new Uint8Array(plain.subarray(4 + headersLength)), encoding: inner.join(':') };
+      if (!key) throw new ResponseUnreadableError(`No decryption key "${keyId}" for a stored response.`);
+      const aad = prefix === BOUND ? boundAad(response.encoding, response.statusCode, requireContext(context)) : utf8.encode(`${response.encoding}|${response.statusCode ?? ''}`);
+      try {
+        const body = Buffer.from(response.body);
+        const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, IV_BYTES));
+        decipher.setAuthTag(body.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+        decipher.setAAD(aad);
+        const plain = Buffer.concat([decipher.update(body.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+        const headersLength = plain.readUInt32BE(0);
+        const headers = JSON.parse(text.decode(plain.subarray(4, 4 + headersLength))) as StoredResponse['headers'];
+        return { statusCode: response.statusCode, headers, body: new Uint8Array(plain.subarray(4 + headersLength)), encoding: inner.join(':') };
+      } catch (error) {
+        // GCM says only "unauthenticated": tampered, or copied from another record. Never replay it.
+        throw new ResponseUnreadableError('A stored response failed authentication: it was altered or belongs to another record.', { cause: error });
+      }
     },
   };
 }

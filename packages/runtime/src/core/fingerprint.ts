@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { IdempotencyError, type IdempotencyErrorCode } from './errors.js';
 
 export type FingerprintField = string | number | bigint | boolean | null | undefined;
 
@@ -24,6 +25,60 @@ export const DEFAULT_EXCLUDED_PATHS: readonly string[] = [
   'sent_at',
 ];
 
+/** Why a value cannot be fingerprinted without two different intents possibly sharing a hash. */
+export type UnhashableReason = 'non_finite_number' | 'unsafe_integer' | 'lone_surrogate' | 'too_deep' | 'unsupported_value';
+
+/**
+ * A value the fingerprint refuses: hashing it would throw (a stack overflow on deep nesting, no
+ * JSON form for `Infinity`) or could collide (integers past 2^53 lost their digits when JSON was
+ * parsed; lone surrogates all become U+FFFD in UTF-8). HTTP answers it 400 before any claim.
+ */
+export class UnhashableInputError extends IdempotencyError {
+  readonly reason: UnhashableReason;
+
+  constructor(reason: UnhashableReason) {
+    // Cast until errors.ts lists 'unhashable_input' (requested from the lead).
+    super('unhashable_input' as unknown as IdempotencyErrorCode, `The value cannot be fingerprinted (${reason}).`);
+    this.reason = reason;
+  }
+}
+
+/** Deepest nesting `fingerprintJson` accepts; real request bodies stay far below it. */
+export const MAX_FINGERPRINT_DEPTH = 256;
+
+const wellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * Throws `UnhashableInputError` unless `value` is JSON whose canonical form means exactly one
+ * thing: finite numbers, integers within ±(2^53 − 1), well-formed strings and keys, at most
+ * `MAX_FINGERPRINT_DEPTH` levels. Iterative, so a 20,000-deep body cannot overflow the stack.
+ * @example assertHashable(JSON.parse('{"amount":1e309}')) // throws: non_finite_number
+ */
+export function assertHashable(value: unknown): void {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item === 'number') {
+      if (!Number.isFinite(item)) throw new UnhashableInputError('non_finite_number');
+      if (Number.isInteger(item) && !Number.isSafeInteger(item)) throw new UnhashableInputError('unsafe_integer');
+    } else if (typeof item === 'string') {
+      if (!wellFormed(item)) throw new UnhashableInputError('lone_surrogate');
+    } else if (item !== null && typeof item === 'object') {
+      if (depth >= MAX_FINGERPRINT_DEPTH) throw new UnhashableInputError('too_deep');
+      if (Array.isArray(item)) {
+        for (const element of item) pending.push([element, depth + 1]);
+      } else {
+        for (const [name, element] of Object.entries(item)) {
+          if (!wellFormed(name)) throw new UnhashableInputError('lone_surrogate');
+          pending.push([element, depth + 1]);
+        }
+      }
+    } else if (typeof item === 'bigint' || typeof item === 'symbol' || typeof item === 'function') {
+      throw new UnhashableInputError('unsupported_value');
+    }
+  }
+}
+
 function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
@@ -37,6 +92,7 @@ function sha256Hex(data: string | Uint8Array): string {
 export function fingerprintFields(fields: readonly FingerprintField[]): string {
   const parts = fields.map((field) => {
     if (field === null) return 'n';
+    if (typeof field === 'string' && !wellFormed(field)) throw new UnhashableInputError('lone_surrogate');
     if (field === undefined) return 'u';
     const text = String(field);
     return `${typeof field}:${Buffer.byteLength(text)}:${text}`;
@@ -63,18 +119,24 @@ export interface FingerprintJsonOptions {
 
 /**
  * SHA-256 hex of the RFC 8785 canonical JSON of `body` minus the excluded paths: key order and
- * number formatting no longer matter, content does.
+ * number formatting no longer matter, content does. Throws `UnhashableInputError` for a value
+ * `assertHashable` refuses.
  * @example fingerprintJson({ amount: 4999, currency: 'EUR', requestId: 'r-1' }) // requestId ignored
  */
 export function fingerprintJson(body: unknown, { exclude = DEFAULT_EXCLUDED_PATHS }: FingerprintJsonOptions = {}): string {
+  assertHashable(body);
   let trimmed = body;
   for (const path of exclude) trimmed = omitPath(trimmed, path.split('.'));
   const canonical = canonicalize(trimmed === undefined ? null : trimmed);
   return sha256Hex(canonical ?? 'null');
 }
 
-/** SHA-256 hex of raw bytes or text, for callers that fingerprint a payload as-is. */
+/**
+ * SHA-256 hex of raw bytes or text, for callers that fingerprint a payload as-is.
+ * @example fingerprintBytes(new TextEncoder().encode('amount=1')) // 64 hex chars
+ */
 export function fingerprintBytes(data: string | Uint8Array): string {
+  if (typeof data === 'string' && !wellFormed(data)) throw new UnhashableInputError('lone_surrogate');
   return sha256Hex(data);
 }
 

@@ -3,6 +3,7 @@
  * OpenTelemetry or StatsD fit in a few lines (see `idempotency-builder/prometheus` and
  * `/opentelemetry`).
  */
+import { createHash } from 'node:crypto';
 
 export const METRICS = {
   /** counter: a duplicate was answered from the store (replay, in-progress or mismatch). */
@@ -15,7 +16,10 @@ export const METRICS = {
   storeSize: 'idempotency.store_size',
   /** histogram (ms): how long protected actions take; compare with leaseMs. */
   processingDurationMs: 'idempotency.processing_duration_ms',
-  /** counter, labelled by scope hash: new keys claimed, to spot key flooding. */
+  /**
+   * counter, labelled `scope_bucket` (see `scopeBucket`): new keys claimed, to spot key flooding.
+   * The bucket, not the user id, keeps the series count bounded (64) and keeps ids out of metrics.
+   */
   keysCreatedPerUser: 'idempotency.keys_created_per_user',
   /** counter: an orphaned PROCESSING record was taken over after its lease. */
   orphanReclaims: 'idempotency.orphan_reclaims',
@@ -38,6 +42,22 @@ export const noopMetrics: MetricsSink = {
   observe() {},
   gauge() {},
 };
+
+/** How many `scope_bucket` values `keys_created_per_user` can have: the whole series budget. */
+export const SCOPE_BUCKETS = 64;
+
+/**
+ * The `scope_bucket` label of `keys_created_per_user`: the first bytes of SHA-256(scope) modulo
+ * `SCOPE_BUCKETS`, as two hex digits. Safe to export anywhere: a raw user id would be PII in the
+ * metrics backend and one time series per user (unbounded cardinality); 64 buckets bound the
+ * series and still show one flooding user as one hot bucket (then find them in the rate limiter's
+ * 429s or the store, by scope). Not reversible for any realistic id space beyond "1 of 64".
+ * @example scopeBucket('user_42') // e.g. '1f'
+ */
+export function scopeBucket(scope: string): string {
+  const digest = createHash('sha256').update(scope).digest();
+  return (digest.readUInt32BE(0) % SCOPE_BUCKETS).toString(16).padStart(2, '0');
+}
 
 /** Metric names as Prometheus/OpenTelemetry instrument names (`.` is not allowed in Prometheus). */
 export function promName(name: MetricName): string {

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'vitest';
 import { serviceAvailable } from '../support/services.js';
-import { runAdapterSuite } from './adapter-suite.js';
+import { runAdapterSuite } from '../../src/testing/adapter-suite.js';
 import { serveOnExpress, type ExpressModule } from './suite/express-server.js';
 
 const alias = 'express4'; // a variable specifier: the alias may not be installed

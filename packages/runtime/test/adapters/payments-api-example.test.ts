@@ -4,7 +4,7 @@
  * then Redis + PostgreSQL (a throwaway database) when those servers are reachable.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +99,42 @@ describe('examples/payments-api on SQLite (the default)', () => {
     expect(await listPayments(running.url, 'tok_bob')).toEqual([]);
     expect((await pay(running.url, randomUUID(), 'tok_unknown')).status).toBe(401);
   }, 60_000);
+
+  it('stores payment responses encrypted: no amount, recipient or id in plaintext at rest', async () => {
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare("SELECT response_encoding, response_headers, response_body FROM idempotency_store WHERE status = 'COMPLETED'").all() as {
+      response_encoding: string;
+      response_headers: string | null;
+      response_body: Buffer;
+    }[];
+    db.close();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.response_encoding).toMatch(/^aes-256-gcm/);
+      expect(row.response_headers).toBeNull();
+      expect(row.response_body.toString('latin1')).not.toMatch(/acct_42|4999|pay_/);
+    }
+  });
+
+  it('answers invalid JSON and an oversized body with problem+json, never an HTML stack trace (#11)', async () => {
+    const post = (body: string) =>
+      fetch(`${running!.url}/payments`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer tok_alice', 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+        body,
+      });
+    for (const [body, status, code] of [
+      ['{"amount": 49', 400, 'invalid_body'],
+      [JSON.stringify({ amount: 1, currency: 'EUR', recipient_id: 'acct_42', memo: 'x'.repeat(200_000) }), 413, 'body_too_large'],
+    ] as const) {
+      const response = await post(body);
+      const text = await response.text();
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect((JSON.parse(text) as { code: string }).code).toBe(code);
+      expect(text).not.toMatch(/<html|<pre>|\n\s+at |SyntaxError/i);
+    }
+  });
 });
 
 const pgUp = await serviceAvailable('PostgreSQL', () => probeTcp(5432));
@@ -118,9 +154,10 @@ describe.skipIf(!pgUp || !redisUp)('examples/payments-api on PostgreSQL and Redi
     await admin.connect();
     await admin.query(`CREATE DATABASE ${database}`);
     const databaseUrl = `postgresql://postgres@127.0.0.1:5432/${database}`;
-    const onPostgres = await startExample({ DATABASE_URL: databaseUrl });
+    const key = { IDEMPOTENCY_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+    const onPostgres = await startExample({ DATABASE_URL: databaseUrl, ...key });
     started.push(onPostgres);
-    const onRedis = await startExample({ DATABASE_URL: databaseUrl, REDIS_URL: 'redis://127.0.0.1:6379' });
+    const onRedis = await startExample({ DATABASE_URL: databaseUrl, REDIS_URL: 'redis://127.0.0.1:6379', ...key });
     started.push(onRedis);
     const first = await duplicatesWriteOneRow(onPostgres.url);
     const second = await duplicatesWriteOneRow(onRedis.url);

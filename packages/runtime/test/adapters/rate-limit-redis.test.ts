@@ -11,7 +11,7 @@ import { idempotencyMiddleware } from '../../src/adapters/express/index.js';
 import { createIdempotency } from '../../src/core/engine.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { probeTcp, serviceAvailable } from '../support/services.js';
-import type { SuiteServer } from './adapter-suite.js';
+import type { SuiteServer } from '../../src/testing/adapter-suite.js';
 import { listenOnLoopback } from './suite/listen.js';
 
 const redisUp = await serviceAvailable('Redis', () => probeTcp(6379));

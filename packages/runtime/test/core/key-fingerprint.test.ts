@@ -10,6 +10,7 @@ import {
   newClientIntent,
   validateKey,
 } from '../../src/index.js';
+import { UnhashableInputError } from '../../src/core/fingerprint.js';
 
 describe('keys', () => {
   it('accepts the spec charset up to 255 characters and nothing else', () => {
@@ -73,5 +74,21 @@ describe('fingerprints', () => {
     expect(fingerprintsEqual(f, f)).toBe(true);
     expect(fingerprintsEqual(f, fingerprintFields(['y']))).toBe(false);
     expect(fingerprintsEqual(f, f.slice(1))).toBe(false);
+  });
+});
+
+describe('values the fingerprint refuses (issue 11 #3, #13)', () => {
+  it('throws a typed UnhashableInputError instead of crashing or colliding', () => {
+    const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+    const cases: Array<[unknown, string]> = [
+      [{ amount: Infinity }, 'non_finite_number'],
+      [{ amount: 2 ** 53 + 2 }, 'unsafe_integer'],
+      [{ note: '\ud800' }, 'lone_surrogate'],
+      [deep, 'too_deep'],
+    ];
+    for (const [value, reason] of cases) expect(() => fingerprintJson(value)).toThrow(expect.objectContaining({ reason }));
+    expect(() => fingerprintFields(['\udfff'])).toThrow(UnhashableInputError);
+    // Before: both lone surrogates became U+FFFD in UTF-8 and hashed alike.
+    expect(() => fingerprintFields(['\ud800'])).toThrow(UnhashableInputError);
   });
 });

@@ -5,6 +5,7 @@ import { createIdempotency, fingerprintFields, fingerprintJson, METRICS, startCl
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 import { createPrometheusMetrics } from '../../src/metrics/prometheus/index.js';
 import { createOpenTelemetryMetrics } from '../../src/metrics/opentelemetry/index.js';
+import { scopeBucket, SCOPE_BUCKETS } from '../../src/core/metrics.js';
 import { capturingLogger, manualClock, sleep } from './helpers.js';
 
 class TestReader extends MetricReader {
@@ -29,6 +30,21 @@ async function exercise(metrics: Parameters<typeof createIdempotency>[0]['metric
   await idem.run({ key: 'k2', scope: 'u', fingerprint: fp }, async () => 2); // orphan reclaim
 }
 
+describe('keys_created_per_user: a safe per-user dimension (#12)', () => {
+  it('buckets scopes into at most 64 stable, hashed labels that never contain the id', () => {
+    const labels = new Set<string>();
+    for (let i = 0; i < 2_000; i++) {
+      const scope = `user_${i}`;
+      const label = scopeBucket(scope);
+      expect(label).toMatch(/^[0-9a-f]{2}$/);
+      expect(scopeBucket(scope)).toBe(label); // stable across calls (and processes: plain SHA-256)
+      labels.add(label);
+    }
+    expect(labels.size).toBe(SCOPE_BUCKETS); // 2,000 users: every bucket used, none beyond 64
+    expect(scopeBucket('user_42')).not.toContain('42');
+  });
+});
+
 describe('metrics adapters against the real libraries', () => {
   it('prom-client exposes the spec metrics with their counts', async () => {
     const registry = new promClient.Registry();
@@ -37,7 +53,8 @@ describe('metrics adapters against the real libraries', () => {
     expect(text).toMatch(/idempotency_duplicates_blocked_total\{status="completed"\} 1/);
     expect(text).toMatch(/idempotency_fingerprint_mismatches_total 1/);
     expect(text).toMatch(/idempotency_orphan_reclaims_total 1/);
-    expect(text).toMatch(/idempotency_keys_created_per_user_total 2/);
+    // Labelled by scope_bucket once the engine passes scopeBucket(scope): one user, one series.
+    expect(text).toMatch(/idempotency_keys_created_per_user_total(\{scope_bucket="[0-9a-f]{2}"\})? 2\n/);
     expect(text).toMatch(/idempotency_processing_duration_ms_count\{outcome="ok"\} 2/);
     expect(text).toContain('# TYPE idempotency_store_size gauge');
   });

@@ -2,11 +2,14 @@
  * Express (5 and 4) middleware. It holds the handler's writes, stores the finished response, then
  * sends it; replays and problems are answered without calling the handler. Mount it per route,
  * after the body parser: `app.post('/payments', express.json(), idempotencyMiddleware(opts), handler)`.
+ * A body no parser read (text, a `+json` type, no Content-Type) is read and fingerprinted here.
  */
 import { createHttpIdempotency } from '../http/http-idempotency.js';
 import { REPLAYED_HEADER } from '../http/http-response.js';
 import { captureNodeResponse, writeNodeResponse, type NodeResponseCapture, type NodeResponseLike } from '../http/node-response-capture.js';
 import type { HttpIdempotencyOptions } from '../http/options.js';
+import { resolveMaxRequestBytes, type RequestBodyOptions } from '../http/request-body.js';
+import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
 
 /** What is used of an Express request (structural: Express 4 and 5 both fit). */
@@ -15,7 +18,7 @@ export type ExpressRequestLike = NodeRequestLike;
 export type ExpressResponseLike = NodeResponseLike;
 export type ExpressNext = (error?: unknown) => void;
 
-export type ExpressIdempotencyOptions<Req extends ExpressRequestLike = ExpressRequestLike> = HttpIdempotencyOptions<Req>;
+export type ExpressIdempotencyOptions<Req extends ExpressRequestLike = ExpressRequestLike> = HttpIdempotencyOptions<Req> & RequestBodyOptions;
 
 /**
  * Creates the middleware; options are validated now, so a route without a scope resolver fails
@@ -31,6 +34,7 @@ export function idempotencyMiddleware<Req extends ExpressRequestLike = ExpressRe
 ): (req: Req, res: ExpressResponseLike, next: ExpressNext) => void {
   const http = createHttpIdempotency(options);
   const { maxBodyBytes } = http.options;
+  const maxRequestBytes = resolveMaxRequestBytes(options.maxRequestBytes);
 
   return function idempotency(req, res, next) {
     // Nothing a client sends may look like the server's replay marker, downstream included.
@@ -47,14 +51,16 @@ export function idempotencyMiddleware<Req extends ExpressRequestLike = ExpressRe
       next();
       return capture.response;
     };
-    http.handle(req, nodeRequestView(req), execute).then(
+    http.handle(req, nodeRequestView(req, { maxRequestBytes }), execute).then(
       (outcome) => {
         if (outcome.kind === 'pass') next();
         else if (outcome.kind === 'respond') writeNodeResponse(res, outcome.response);
         else capture?.flush();
       },
       (error: unknown) => {
+        const bodyError = asRequestBodyError(error);
         if (capture) capture.flush(); // the handler already answered; let its answer out
+        else if (bodyError) writeNodeResponse(res, requestBodyProblem(bodyError, http.options)); // nothing was claimed
         else next(error);
       },
     );

@@ -1,12 +1,15 @@
 /**
- * Hono middleware, on any runtime Hono runs on. The handler's Response is read (up to
- * `maxBodyBytes`), stored, and sent rebuilt from the same bytes; replays and problems are
- * returned without calling the handler.
+ * Hono middleware, on any runtime Hono runs on. The request body is read for the fingerprint up
+ * to `maxRequestBytes` (413 past it); the handler's Response is read (up to `maxBodyBytes`),
+ * stored, and sent rebuilt from the same bytes; replays and problems are returned without calling
+ * the handler.
  */
 import { captureFetchResponse, fetchRequestView, toFetchResponse } from '../http/fetch-exchange.js';
 import { createHttpIdempotency } from '../http/http-idempotency.js';
 import { REPLAYED_HEADER } from '../http/http-response.js';
 import type { HttpIdempotencyOptions } from '../http/options.js';
+import { resolveMaxRequestBytes, type RequestBodyOptions } from '../http/request-body.js';
+import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { PASSTHROUGH_METHODS } from '../http/request-view.js';
 
 /** What is used of a Hono Context (structural: no import of hono). */
@@ -16,7 +19,7 @@ export interface HonoContextLike {
   set res(response: Response | undefined);
 }
 
-export type HonoIdempotencyOptions<C extends HonoContextLike = HonoContextLike> = HttpIdempotencyOptions<C>;
+export type HonoIdempotencyOptions<C extends HonoContextLike = HonoContextLike> = HttpIdempotencyOptions<C> & RequestBodyOptions;
 
 /**
  * Creates the middleware; options are validated now.
@@ -32,6 +35,7 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
 ): (c: C, next: () => Promise<void>) => Promise<Response | void> {
   const http = createHttpIdempotency(options);
   const { maxBodyBytes } = http.options;
+  const maxRequestBytes = resolveMaxRequestBytes(options.maxRequestBytes);
 
   return async function idempotencyMiddleware(c, next) {
     const request = c.req.raw;
@@ -43,12 +47,20 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
       // the marker is only ever set on replays.
     }
     let send: Response | undefined;
-    const outcome = await http.handle(c, fetchRequestView(request, c.req.path), async () => {
-      await next(); // Hono turns a handler error into c.res (its onError answer, 500 by default)
-      const capture = await captureFetchResponse(c.res, maxBodyBytes);
-      send = capture.send;
-      return capture.captured;
-    });
+    let ran = false;
+    const outcome = await http
+      .handle(c, fetchRequestView(request, { path: c.req.path, maxRequestBytes }), async () => {
+        ran = true;
+        await next(); // Hono turns a handler error into c.res (its onError answer, 500 by default)
+        const capture = await captureFetchResponse(c.res, maxBodyBytes);
+        send = capture.send;
+        return capture.captured;
+      })
+      .catch((error: unknown) => {
+        const bodyError = ran ? null : asRequestBodyError(error);
+        if (bodyError === null) throw error;
+        return { kind: 'respond', response: requestBodyProblem(bodyError, http.options) } as const; // nothing was claimed
+      });
     if (outcome.kind === 'pass') return next();
     if (outcome.kind === 'respond') return toFetchResponse(outcome.response);
     if (send) {

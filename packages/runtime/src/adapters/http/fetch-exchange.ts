@@ -4,43 +4,47 @@
  */
 import { collectBody, replayThenRest, streamIterator } from './body-collector.js';
 import { NULL_BODY_STATUSES, REPLAYED_HEADER, type HttpResponse } from './http-response.js';
+import { checkAnnouncedLength, DEFAULT_MAX_REQUEST_BYTES, interpretBody, readBounded } from './request-body.js';
 import type { HttpRequestView } from './request-view.js';
 
 /** Stored bodies are plain ArrayBuffer-backed bytes; TypeScript cannot know that. */
 const asBodyInit = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+export interface FetchRequestViewOptions {
+  /** The concrete path (a router may know it better); default: the URL's pathname. */
+  readonly path?: string;
+  /** Cap on the body read for the fingerprint (default 1 MiB); past it, `body()` rejects with `body_too_large`. */
+  readonly maxRequestBytes?: number;
+}
 
 /**
  * A view over a fetch Request. The body is read from a clone, so the handler can still read the
- * original; a JSON body is parsed so its fingerprint is canonical (key order does not matter).
- * @example const view = fetchRequestView(request); await view.body();
+ * original, and only up to `maxRequestBytes`: a larger body is refused (413) without buffering it.
+ * A JSON body (`application/json` or any `+json` type) is parsed so its fingerprint is canonical;
+ * other types are read as `interpretBody` says.
+ * @example const view = fetchRequestView(request, { maxRequestBytes: 64 * 1024 }); await view.body();
  */
-export function fetchRequestView(request: Request, path = new URL(request.url).pathname): HttpRequestView {
+export function fetchRequestView(request: Request, { path, maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES }: FetchRequestViewOptions = {}): HttpRequestView {
+  const url = new URL(request.url);
   let body: Promise<unknown> | undefined;
   return {
     method: request.method.toUpperCase(),
-    path,
+    path: path ?? url.pathname,
+    query: url.search.slice(1),
     header: (name) => request.headers.get(name) ?? undefined,
     body() {
-      body ??= readBody(request);
+      body ??= readBody(request, maxRequestBytes);
       return body;
     },
   };
 }
 
-async function readBody(request: Request): Promise<unknown> {
+async function readBody(request: Request, maxRequestBytes: number): Promise<unknown> {
   if (request.body === null) return undefined;
-  const bytes = new Uint8Array(await request.clone().arrayBuffer());
-  if (bytes.byteLength === 0) return undefined;
-  if (JSON_TYPE.test(request.headers.get('content-type') ?? '')) {
-    try {
-      return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    } catch {
-      return bytes; // not JSON after all: the handler will answer it; the fingerprint uses the bytes
-    }
-  }
-  return bytes;
+  checkAnnouncedLength(request.headers.get('content-length') ?? undefined, maxRequestBytes);
+  // A tee: the handler's branch buffers what this one reads, so stopping at the cap bounds both.
+  const bytes = await readBounded(streamIterator(request.clone().body!), maxRequestBytes);
+  return interpretBody(bytes, request.headers.get('content-type') ?? undefined);
 }
 
 /** The headers a handler's response goes out with: all of them, minus a replay marker it set. */
@@ -94,12 +98,19 @@ export function toFetchResponse(response: HttpResponse): Response {
 
 /**
  * The request the handler sees: without a client-sent `Idempotent-Replayed`, so nothing a client
- * sends can look like a replay. Rebuilt only when the header is there (rare: only a spoof).
+ * sends can look like a replay. Removed in place where the headers are mutable; rebuilt only
+ * where they are not (a rebuilt Request takes over the body stream, which a server may then no
+ * longer drain when the body is never read).
  * @example const request = withoutReplayMarker(incoming); await handler(request);
  */
 export function withoutReplayMarker(request: Request): Request {
   if (!request.headers.has(REPLAYED_HEADER)) return request;
-  const headers = new Headers(request.headers);
-  headers.delete(REPLAYED_HEADER);
-  return new Request(request, { headers });
+  try {
+    request.headers.delete(REPLAYED_HEADER);
+    return request;
+  } catch {
+    const headers = new Headers(request.headers);
+    headers.delete(REPLAYED_HEADER);
+    return new Request(request, { headers });
+  }
 }

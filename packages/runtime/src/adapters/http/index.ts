@@ -1,6 +1,8 @@
 /**
- * The framework-neutral HTTP layer the adapters share (express, fastify, hono, fetch, nestjs):
- * options, key header parsing, fingerprints, problem+json, the response serializer and captures.
+ * `@idempotency-builder/runtime/http`: the framework-neutral HTTP layer every shipped adapter is
+ * built on, public so a framework we do not ship can be adapted in about 50 lines — translate the
+ * request into an `HttpRequestView`, run the handler while capturing its response, send the
+ * outcome (see docs/http.md, "Writing your own adapter", and `runAdapterSuite` in `/testing`).
  */
 export { createHttpIdempotency, type HttpIdempotency, type HttpOutcome, type ExecuteHandler } from './http-idempotency.js';
 export {
@@ -19,11 +21,46 @@ export {
   flattenHeaders,
   DEFAULT_REPLAY_HEADERS,
   FORBIDDEN_REPLAY_HEADERS,
+  NULL_BODY_STATUSES,
   REPLAYED_HEADER,
   type HttpResponse,
 } from './http-response.js';
-export { httpFingerprint, DEFAULT_FINGERPRINT, type HttpFingerprintOptions, type ResolvedFingerprintOptions } from './request-fingerprint.js';
-export { nodeRequestView, PASSTHROUGH_METHODS, pathOf, type HttpRequestView, type NodeRequestLike } from './request-view.js';
+export {
+  httpFingerprint,
+  resolveFingerprintOptions,
+  DEFAULT_FINGERPRINT,
+  type HttpFingerprintOptions,
+  type ResolvedFingerprintOptions,
+} from './request-fingerprint.js';
+export {
+  nodeRequestView,
+  announcesBody,
+  PASSTHROUGH_METHODS,
+  pathOf,
+  queryOf,
+  type HttpRequestView,
+  type NodeRequestLike,
+  type NodeRequestViewOptions,
+} from './request-view.js';
+export {
+  DEFAULT_MAX_REQUEST_BYTES,
+  resolveMaxRequestBytes,
+  interpretBody,
+  readBounded,
+  checkAnnouncedLength,
+  mediaTypeOf,
+  isJsonMediaType,
+  type RequestBodyOptions,
+} from './request-body.js';
+export { RequestBodyError, asRequestBodyError, requestBodyProblem, type RequestBodyErrorCode } from './request-errors.js';
 export { createNewKeyLimiter, type NewKeyRateLimitOptions, type RateLimiterLike, type RateDecision } from './new-key-rate-limit.js';
 export { captureNodeResponse, writeNodeResponse, type NodeResponseLike, type NodeResponseCapture } from './node-response-capture.js';
-export { fetchRequestView, captureFetchResponse, toFetchResponse, withoutReplayMarker, type CapturedFetchResponse } from './fetch-exchange.js';
+export {
+  fetchRequestView,
+  captureFetchResponse,
+  toFetchResponse,
+  withoutReplayMarker,
+  type CapturedFetchResponse,
+  type FetchRequestViewOptions,
+} from './fetch-exchange.js';
+export { collectBody, streamIterator, concatBytes, type CollectedBody } from './body-collector.js';

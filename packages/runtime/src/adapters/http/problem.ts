@@ -6,7 +6,16 @@ import type { IdempotencyErrorCode } from '../../core/errors.js';
 import type { HttpResponse } from './http-response.js';
 
 /** The core's codes plus the situations only HTTP knows. */
-export type ProblemCode = IdempotencyErrorCode | 'key_required' | 'unauthenticated' | 'rate_limited';
+export type ProblemCode =
+  | IdempotencyErrorCode
+  | 'key_required'
+  | 'unauthenticated'
+  | 'rate_limited'
+  | 'invalid_body'
+  | 'unsupported_media_type'
+  | 'body_too_large'
+  | 'unhashable_input'
+  | 'response_unreadable';
 
 export type HttpProfile = 'spec' | 'ietf';
 
@@ -24,6 +33,10 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemSpec>> = {
   invalid_key: { status: 400, title: 'The idempotency key is malformed.' },
   invalid_scope: { status: 400, title: 'The request principal is not a valid idempotency scope.' },
   unauthenticated: { status: 401, title: 'An authenticated principal is required for an idempotent request.' },
+  invalid_body: { status: 400, title: 'The request body is not JSON the fingerprint can hash.' },
+  unsupported_media_type: { status: 415, title: 'The request body has a content type the fingerprint cannot read deterministically.' },
+  unhashable_input: { status: 400, title: 'The request body is not JSON the fingerprint can hash.' },
+  body_too_large: { status: 413, title: 'The request body is larger than the idempotency middleware accepts.' },
   invalid_options: { status: 500, title: 'The idempotency middleware is misconfigured.' },
   fingerprint_mismatch: { status: 409, title: 'This idempotency key was already used with different request parameters.' },
   in_progress: { status: 409, title: 'A request with this idempotency key is still being processed.' },
@@ -31,8 +44,12 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemSpec>> = {
   expired_key_rejected: { status: 422, title: 'This idempotency key has expired and cannot be reused.' },
   rate_limited: { status: 429, title: 'Too many new idempotency keys; slow down.' },
   lease_lost: { status: 409, title: 'The request with this idempotency key was taken over by a newer attempt.' },
+  response_unreadable: { status: 500, title: 'The stored response for this idempotency key cannot be read; it is not replayed.' },
   replayed_failure: { status: 500, title: 'The first request with this idempotency key failed permanently.' },
   store_unavailable: { status: 503, title: 'The idempotency store is unavailable; the request was not processed.' },
+  store_busy: { status: 503, title: 'The idempotency store is busy; the request was not processed. Retry later.' },
+  execution_timeout: { status: 503, title: 'The request did not finish within its time limit; nothing was recorded.' },
+  result_not_serializable: { status: 500, title: 'The response could not be recorded for replay.' },
 };
 
 /**

@@ -3,6 +3,10 @@
  * the underlying Node response (the handler's value after serialization, or an exception filter's
  * answer), stores it, then lets it out; replays and problems go back as a web `Response`, which
  * Nest sends as it is. Tested on @nestjs/platform-express.
+ *
+ * Nest runs pipes (ValidationPipe…) inside the interceptor. A request its pipes reject never
+ * reached the handler, so its 400 is sent but never stored: the corrected retry with the same key
+ * then runs (Stripe's rule: nothing is saved for a request that failed validation).
  */
 import { UseInterceptors } from '@nestjs/common';
 import { Observable, type Subscription } from 'rxjs';
@@ -11,6 +15,8 @@ import { createHttpIdempotency, type HttpIdempotency } from '../http/http-idempo
 import { REPLAYED_HEADER } from '../http/http-response.js';
 import { captureNodeResponse, type NodeResponseCapture, type NodeResponseLike } from '../http/node-response-capture.js';
 import type { HttpIdempotencyOptions } from '../http/options.js';
+import { resolveMaxRequestBytes, type RequestBodyOptions } from '../http/request-body.js';
+import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
 
 /** What is used of Nest's ExecutionContext. */
@@ -27,7 +33,22 @@ export interface CallHandlerLike {
 /** The platform request (Express's, or Fastify's with the same fields). */
 export type NestRequestLike = NodeRequestLike;
 
-export type NestIdempotencyOptions<Req extends NestRequestLike = NestRequestLike> = HttpIdempotencyOptions<Req>;
+export type NestIdempotencyOptions<Req extends NestRequestLike = NestRequestLike> = HttpIdempotencyOptions<Req> & RequestBodyOptions;
+
+/**
+ * Set by @nestjs/core (12.x, `markRejectedByPipes`) on a request whose pipes rejected it, before
+ * its exception filter answers: the route handler did not run. A registered symbol, so no import
+ * of @nestjs/core is needed.
+ */
+const REJECTED_BY_PIPES = Symbol.for('nestjs:rejected-by-pipes');
+
+/** Thrown into the flow for a pipe-rejected request: the claim is released, nothing stored. */
+class RejectedBeforeHandlerError extends Error {
+  constructor() {
+    super('The request was rejected by a pipe before its handler ran; its answer is not stored.');
+    this.name = 'RejectedBeforeHandlerError';
+  }
+}
 
 /**
  * The interceptor. Options are validated in the constructor, so a bad configuration stops the
@@ -37,9 +58,11 @@ export type NestIdempotencyOptions<Req extends NestRequestLike = NestRequestLike
  */
 export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLike> {
   readonly #http: HttpIdempotency<Req>;
+  readonly #maxRequestBytes: number;
 
   constructor(options: NestIdempotencyOptions<Req>) {
     this.#http = createHttpIdempotency(options);
+    this.#maxRequestBytes = resolveMaxRequestBytes(options.maxRequestBytes);
   }
 
   intercept(context: ExecutionContextLike, next: CallHandlerLike): Observable<unknown> {
@@ -60,9 +83,12 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
         // Nest writes what the handler emits (or what an exception filter makes of its error)
         // into the capture; that write is the response that gets stored.
         inner = next.handle().subscribe(subscriber);
-        return capture.response;
+        return capture.response.then((response) => {
+          if ((request as unknown as Record<symbol, unknown>)[REJECTED_BY_PIPES] === true) throw new RejectedBeforeHandlerError();
+          return response;
+        });
       };
-      http.handle(request, nodeRequestView(request), execute).then(
+      http.handle(request, nodeRequestView(request, { maxRequestBytes: this.#maxRequestBytes }), execute).then(
         (outcome) => {
           if (outcome.kind === 'pass') inner = next.handle().subscribe(subscriber);
           else if (outcome.kind === 'respond') {
@@ -71,8 +97,12 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
           } else capture?.flush();
         },
         (error: unknown) => {
-          if (capture) capture.flush(); // the handler already answered; let its answer out
-          else subscriber.error(error);
+          const bodyError = asRequestBodyError(error);
+          if (capture) capture.flush(); // the handler (or a pipe) already answered; let its answer out
+          else if (bodyError) {
+            subscriber.next(toFetchResponse(requestBodyProblem(bodyError, http.options))); // nothing was claimed
+            subscriber.complete();
+          } else subscriber.error(error);
         },
       );
       return () => inner?.unsubscribe();

@@ -56,7 +56,11 @@ export function toRecord(row: RecordRow): IdempotencyRecord {
   };
 }
 
-/** Encodings whose body is plain JSON text (not a codec's ciphertext or a hash). */
+/**
+ * Encodings whose body is plain JSON text. Exactly these two: a codec's output names its wrapper
+ * (`aes-256-gcm-bound:k1:json`, `sha256:json`), so with encryption or hash-only storage on, the
+ * readable copy is NULL and nothing about the response is written in plaintext (issue 11 #10).
+ */
 const JSON_ENCODINGS = new Set(['json', 'error+json']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -4,9 +4,9 @@
  */
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { idempotencyMiddleware } from '../../../src/adapters/express/index.js';
-import type { SuiteServer } from '../adapter-suite.js';
+import type { SuiteRoute, SuiteServer } from '../../../src/testing/adapter-suite.js';
 import { chunksOf, listenOnLoopback } from './listen.js';
-import type { SuiteRoute } from './suite-routes.js';
+import { clientErrorStatus, frameworkProblem } from './servers.js';
 
 /** The parts of the `express` module used here; Express 4 and 5 both have them. */
 export interface ExpressModule {
@@ -34,9 +34,11 @@ export async function serveOnExpress(express: ExpressModule, routes: readonly Su
     const register = route.method === 'GET' ? app.get.bind(app) : app.post.bind(app);
     register(route.path, idempotencyMiddleware(route.options), handler);
   }
-  // Quiet default: the suite throws on purpose; the status is what is checked.
-  app.use((_error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    res.status(500).send('internal error');
+  // A body parser's refusal as problem+json; anything else a quiet 500 (the suite throws on purpose).
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = clientErrorStatus(error);
+    const answer = status === undefined ? { status: 500, headers: {}, body: 'internal error' } : frameworkProblem(status);
+    res.status(answer.status).set(answer.headers).send(answer.body);
   });
   return listenOnLoopback(app.listen(0, '127.0.0.1'));
 }

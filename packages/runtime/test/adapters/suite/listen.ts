@@ -2,8 +2,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import type { SuiteServer } from '../adapter-suite.js';
-import { sleep, type SuiteResponse } from './suite-routes.js';
+import type { SuiteServer } from '../../../src/testing/adapter-suite.js';
+import { sleep, type SuiteResponse } from '../../../src/testing/adapter-suite-routes.js';
 
 export async function listenOnLoopback(server: Server): Promise<SuiteServer> {
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,15 +4,20 @@
  * their runs so every scenario can prove how often the side effect happened.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createIdempotency } from '../../../src/core/engine.js';
-import type { HttpIdempotencyOptions } from '../../../src/adapters/http/index.js';
-import { createMemoryStore, type MemoryStore } from '../../../src/stores/memory/index.js';
+import type { HttpIdempotencyOptions } from '../adapters/http/options.js';
+import type { RequestBodyOptions } from '../adapters/http/request-body.js';
+import { createIdempotency } from '../core/engine.js';
+import { createMemoryStore, type MemoryStore } from '../stores/memory/index.js';
 
 export interface SuiteRequest {
   readonly method: string;
   /** Lower-case header name. */
   header(name: string): string | undefined;
-  /** The parsed JSON body (every suite request sends JSON). */
+  /**
+   * The body as the framework (or the idempotency middleware) parsed it: JSON as a value, a form
+   * as an object, text as a string, other bytes as a Buffer; a server that parses JSON itself
+   * passes invalid JSON as its text. `undefined` when there is none.
+   */
   readonly body: unknown;
 }
 
@@ -28,7 +33,8 @@ export interface SuiteResponse {
 export interface SuiteRoute {
   readonly method: 'POST' | 'GET';
   readonly path: string;
-  readonly options: HttpIdempotencyOptions<unknown>;
+  /** The route's options: pass them to the adapter as they are. */
+  readonly options: HttpIdempotencyOptions<unknown> & RequestBodyOptions;
   handle(request: SuiteRequest): Promise<SuiteResponse>;
 }
 
@@ -79,7 +85,8 @@ export class SuiteState {
   }
 
   #run(request: SuiteRequest): { body: Body; run: number } {
-    const body = (request.body ?? {}) as Body;
+    const parsed = request.body;
+    const body = (parsed !== null && typeof parsed === 'object' && !(parsed instanceof Uint8Array) ? parsed : {}) as Body;
     if (request.header('idempotent-replayed') !== undefined) this.sawReplayMarker = true;
     const probe = body.probe ?? request.header('x-probe') ?? 'none';
     const run = this.count(probe) + 1;
@@ -110,7 +117,7 @@ export class SuiteState {
       return { status, headers, body: JSON.stringify({ id: `pay_${randomUUID()}`, amount: body.amount, run }) };
     };
 
-    const route = (path: string, options: HttpIdempotencyOptions<unknown>, handle: SuiteRoute['handle'], method: 'POST' | 'GET' = 'POST'): SuiteRoute => ({
+    const route = (path: string, options: SuiteRoute['options'], handle: SuiteRoute['handle'], method: 'POST' | 'GET' = 'POST'): SuiteRoute => ({
       method,
       path,
       options,
@@ -165,6 +172,15 @@ export class SuiteState {
         return { status: 200, headers: { 'content-type': 'text/plain' }, chunks: [`run ${run};`, 'a'.repeat(100), 'b'.repeat(100)] };
       }),
       route('/fields', { ...scoped, fingerprint: { bodyFields: ['amount', 'currency'], headers: ['x-tenant'] } }, (request) => payment(request)),
+      route('/capped', { ...scoped, maxRequestBytes: 1024 }, (request) => payment(request)),
+      // Any body at all: answers with what it received, so body scenarios can compare runs.
+      route('/echo', scoped, async (request) => {
+        const probe = request.header('x-probe') ?? 'none';
+        const run = this.count(probe) + 1;
+        this.runs.set(probe, run);
+        const kind = request.body instanceof Uint8Array ? 'bytes' : request.body === undefined ? 'none' : typeof request.body;
+        return { status: 201, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ run, kind, id: randomUUID() }) };
+      }),
     ];
   }
 }

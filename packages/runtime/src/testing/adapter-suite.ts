@@ -1,46 +1,46 @@
 /**
- * The one HTTP adapter suite (Hono's `runTest({ newRouter })` pattern): every adapter's test file
- * calls `runAdapterSuite` with a factory that serves the suite routes on its real framework, and
- * the same scenarios run over real HTTP on loopback — the spec's section-11 table and more.
+ * The one HTTP adapter suite (Hono's `runTest({ newRouter })` pattern), public beside the store
+ * conformance suite: every adapter's test file — ours, or a third party's — calls
+ * `runAdapterSuite` with a factory that serves the suite routes on its real framework, and the same
+ * scenarios run over real HTTP on loopback: the spec's section-11 table, hostile bodies and more.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidOptionsError } from '../../src/core/errors.js';
-import { createSuiteClient, type CallResult } from './suite/suite-client.js';
-import { deferred, sleep, SuiteState, type SuiteRoute } from './suite/suite-routes.js';
+import { InvalidOptionsError } from '../core/errors.js';
+import { registerBodyScenarios } from './adapter-suite-body.js';
+import { createSuiteClient } from './adapter-suite-client.js';
+import { expectHygiene, expectProblem, newKey, newProbe } from './adapter-suite-expect.js';
+import { deferred, sleep, SuiteState, type SuiteRoute } from './adapter-suite-routes.js';
+
+export { SuiteState, type SuiteRoute, type SuiteRequest, type SuiteResponse } from './adapter-suite-routes.js';
+export { createSuiteClient, type CallOptions, type CallResult, type SuiteClient } from './adapter-suite-client.js';
 
 export interface SuiteServer {
   readonly url: string;
   close(): Promise<void>;
 }
 
+/** Scenario groups an adapter may skip, each with the reason printed in the test name. */
+export type AdapterSuiteSkips = Partial<Record<'maxRequestBytes' | 'contentTypes', string>>;
+
 export interface AdapterSuiteOptions {
   readonly name: string;
-  /** Serve `routes` on the framework (each with its route's idempotency options); must reject on bad options. */
+  /**
+   * Serve `routes` on the framework (each with its route's idempotency options, passed as they
+   * are); must reject on bad options. Map a route's `handle()` result onto the framework's
+   * response, and a framework's own 4xx (a body parser's) onto problem+json, as an app should.
+   */
   createServer(routes: readonly SuiteRoute[]): Promise<SuiteServer>;
+  readonly skip?: AdapterSuiteSkips;
 }
 
-const newKey = () => `key-${randomUUID()}`;
-const newProbe = () => `probe-${randomUUID()}`;
-
-function expectProblem(result: CallResult, status: number, code: string): void {
-  expect(result.status).toBe(status);
-  expect(result.header('content-type')).toMatch(/^application\/problem\+json/);
-  const problem = result.json<{ type: string; code: string; status: number; title: string }>();
-  expect(problem.code).toBe(code);
-  expect(problem.status).toBe(status);
-  expect(problem.type).toMatch(new RegExp(`${code}$`));
-  expect(problem.title.length).toBeGreaterThan(0);
-}
-
-/** A problem body says nothing about the request: no key, no field values, no hash. */
-function expectHygiene(result: CallResult, secrets: readonly string[]): void {
-  for (const secret of secrets) expect(result.text).not.toContain(secret);
-  expect(result.text).not.toMatch(/[0-9a-f]{64}/);
-  expect(result.header('idempotent-replayed')).toBeUndefined();
-}
-
-export function runAdapterSuite({ name, createServer }: AdapterSuiteOptions): void {
+/**
+ * Registers the suite (vitest `describe`/`it`) for one adapter.
+ * @example
+ * import { runAdapterSuite } from '@idempotency-builder/runtime/testing';
+ * runAdapterSuite({ name: 'my framework', createServer: (routes) => serveOnMyFramework(routes) });
+ */
+export function runAdapterSuite({ name, createServer, skip = {} }: AdapterSuiteOptions): void {
   describe(`${name} adapter`, () => {
     const state = new SuiteState();
     let server: SuiteServer | undefined;
@@ -349,5 +349,6 @@ export function runAdapterSuite({ name, createServer }: AdapterSuiteOptions): vo
       expect((await call('/optional', { key, body: { probe } })).header('idempotent-replayed')).toBe('true');
       expect(state.count(probe)).toBe(3);
     });
+    registerBodyScenarios({ state, call, skip });
   });
 }
