@@ -154,12 +154,15 @@ describe('derived decisions', () => {
     expect(bitsNeeded(1_000_000)).toBe(Math.ceil(Math.log2(1e6) + Math.log2(1e6 - 1) - 1 + 9 * Math.log2(10)));
   });
 
-  it('partitions by hash above 100K keys a day and explains the range-partitioning trap', () => {
+  it('partitions above 100K keys a day the way the runtime does, and explains the range-partitioning trap', () => {
     const answers = answersSchema.parse({ ...FIXTURES['fastapi-postgres-paypal'], keysPerDay: 500_000 });
     const model = buildDesign(answers, { generatedAt: GENERATED_AT });
     const schema = sectionText(find(model, 'store-schema'));
-    expect(schema).toContain('PARTITION BY HASH (idempotency_key)');
-    expect(schema).toMatch(/range partitioning on .?created_at.? .*same \(key, user\) can exist once per partition/is);
+    // One layout on both sides: the runtime's range partitions, with its per-key advisory lock.
+    expect(schema).toContain('PARTITION BY RANGE (created_at)');
+    expect(schema).toContain('pg_advisory_xact_lock');
+    expect(schema).not.toContain('PARTITION BY HASH');
+    expect(schema).toMatch(/forces .?created_at.? into the primary key.*same \(key, user\) from existing once per partition.*advisory lock/is);
     expect(sectionText(find(model, 'anti-patterns'))).toMatch(/Range partitioning on created_at/);
   });
 
@@ -168,7 +171,7 @@ describe('derived decisions', () => {
     expect(model.meta).toMatchObject({ agnostic: true, database: 'postgresql' });
     expect(model.subtitle).toMatch(/needs adapting/);
     expect(sectionText(find(model, 'inputs'))).toMatch(/technology-agnostic.*needs adapting/s);
-    expect(model.artifacts.find((a) => a.path === 'db/idempotency_store.sql')?.content).toContain('CREATE TABLE idempotency_store');
+    expect(model.artifacts.find((a) => a.path === 'db/idempotency_store.sql')?.content).toContain('CREATE TABLE "public"."idempotency_store"');
   });
 
   it('lists every assumption visibly, including durations it had to assume', () => {

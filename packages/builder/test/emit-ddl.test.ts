@@ -1,8 +1,10 @@
 /**
- * The generated DDL and named statements, applied to real servers: PostgreSQL (fresh schema per
- * test), MariaDB (unique table names) and SQLite. Many concurrent claimers of one key get exactly
- * one claim; of many concurrent reclaimers of an orphan exactly one wins; stale holders are fenced
- * out; the runbook queries run as written.
+ * The store artifacts on real servers. PostgreSQL (fresh schema per test) and SQLite: the DDL and
+ * queries file are the runtime's own schema and statements (their behaviour is proven by the
+ * runtime's store conformance suite), the runtime's store runs on the table the artifact creates,
+ * and the saga and runbook statements run on it. MariaDB (unique table names): the builder's own
+ * DDL and statements — many concurrent claimers of one key get exactly one claim; of many
+ * concurrent reclaimers of an orphan exactly one wins; stale holders are fenced out.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,8 +17,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { answersSchema } from '../src/answers.js';
 import { buildDesign } from '../src/design/build-design.js';
 import { derivePlan } from '../src/design/plan/plan.js';
-import { sqlDdlFor, sqlStatementsFor } from '../src/emit/ddl/index.js';
-import { queriesFile, toDollar, toQuestion, type NamedStatement } from '../src/emit/sql/statements.js';
+import { postgresContract, sqliteContract } from '@idempotency-builder/runtime/contract';
+import { createPartitionMaintenance, createPostgresStore } from '@idempotency-builder/runtime/postgres';
+import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
+import { mysqlDdl, mysqlStatements } from '../src/emit/ddl/mysql.js';
+import { toDollar, toQuestion, type NamedStatement } from '../src/emit/sql/statements.js';
 import { runbookSnippets } from '../src/design/sections/runbook-queries.js';
 import { probeTcp, serviceAvailable } from '../../runtime/test/support/services.js';
 import { FIXTURES, fixture, GENERATED_AT } from './fixtures.js';
@@ -55,6 +60,16 @@ async function claim(exec: Execute, statements: Record<string, NamedStatement>, 
 }
 
 /** A fresh record's fencing token is the database clock in ms: the same machine's clock, give or take. */
+/** A fixture whose first action is a three-step saga. */
+function withSaga(base: keyof typeof FIXTURES, stack?: Record<string, string>) {
+  const answers = FIXTURES[base] as { actions: Record<string, unknown>[] };
+  return answersSchema.parse({
+    ...answers,
+    ...(stack ? { stack } : {}),
+    actions: answers.actions.map((a, i) => (i === 0 ? { ...a, steps: ['reserveStock', 'chargeCard', 'confirmOrder'] } : a)),
+  });
+}
+
 const nearNow = (version: number) => Math.abs(version - Date.now()) < 60_000;
 
 /** The shared scenario, for any dialect: concurrency, fencing, purge, runbook operations. */
@@ -122,11 +137,11 @@ async function provesClaims(exec: Execute, statements: Record<string, NamedState
 const pgUp = await serviceAvailable('PostgreSQL', () => probeTcp(5432));
 const mariaUp = await serviceAvailable('MariaDB', () => probeTcp(3306));
 
-describe.skipIf(!pgUp)('PostgreSQL: the generated DDL and statements on a real server', () => {
+describe.skipIf(!pgUp)('PostgreSQL: the runtime’s schema and statements, as the artifacts carry them, on a real server', () => {
   const pools: pg.Pool[] = [];
   const schemas: string[] = [];
 
-  async function freshSchema(): Promise<pg.Pool> {
+  async function freshSchema(): Promise<{ pool: pg.Pool; schema: string }> {
     const schema = `builder_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const admin = new pg.Client({ host: '127.0.0.1', user: 'postgres', database: 'test' });
     await admin.connect();
@@ -135,7 +150,7 @@ describe.skipIf(!pgUp)('PostgreSQL: the generated DDL and statements on a real s
     schemas.push(schema);
     const pool = new pg.Pool({ host: '127.0.0.1', user: 'postgres', database: 'test', max: 8, options: `-c search_path=${schema}` });
     pools.push(pool);
-    return pool;
+    return { pool, schema };
   }
 
   const executor = (pool: pg.Pool): Execute => async (statement, params) => {
@@ -153,139 +168,66 @@ describe.skipIf(!pgUp)('PostgreSQL: the generated DDL and statements on a real s
   });
 
   it.each([
-    ['plain', false],
-    ['hash-partitioned', true],
-  ])('%s reference schema: constraints hold and the claim statements are exact under concurrency', async (_name, partitioned) => {
-    const pool = await freshSchema();
-    const answers = answersSchema.parse({ ...FIXTURES['fastapi-postgres-paypal'], keysPerDay: partitioned ? 500_000 : 5_000 });
-    const model = buildDesign(answers, { generatedAt: GENERATED_AT });
+    ['plain', 5_000],
+    ['partitioned', 500_000],
+  ] as const)('%s: the DDL is the runtime’s migration, the queries file its statements, and the runtime’s store runs on it', async (layout, keysPerDay) => {
+    const { pool, schema } = await freshSchema();
+    const model = buildDesign(answersSchema.parse({ ...FIXTURES['fastapi-postgres-paypal'], keysPerDay }), { generatedAt: GENERATED_AT });
+    const contract = postgresContract({ layout });
     const ddl = artifact(model, 'db/idempotency_store.sql');
-    expect(ddl.includes('PARTITION BY HASH')).toBe(partitioned);
-    await pool.query(ddl);
-    await expect(pool.query(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, status, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', now())`)).rejects.toThrow(/chk_status/);
-    await pool.query(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, expires_at) VALUES ('k', 'u', '${FP}', now())`);
-    await expect(pool.query(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, expires_at) VALUES ('k', 'u', '${FP}', now())`)).rejects.toThrow(/duplicate key/);
-    await pool.query(`DELETE FROM idempotency_store`);
-    await provesClaims(executor(pool), statementsOf(artifact(model, 'db/idempotency_queries.sql')), true, true);
-  });
-
-  it('one-statement claim: 32 concurrent claimers, re-run on the READ COMMITTED gap, one winner', async () => {
-    const pool = await freshSchema();
-    await pool.query(sqlDdlFor('postgresql', { table: 'idempotency_store', partitioned: false, saga: false }));
-    const statement = sqlStatementsFor('postgresql', 'idempotency_store', false).find((s) => s.name === 'claim') as NamedStatement;
-    const exec = executor(pool);
-    for (let round = 0; round < 10; round++) {
-      const key = `createPayment_${randomUUID()}`;
-      const outcomes = await Promise.all(
-        Array.from({ length: 32 }, async () => {
-          for (let attempt = 0; attempt < 8; attempt++) {
-            const { rows } = await exec(statement, { key, scope: 'usr-1', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 });
-            if (rows[0]) return rows[0].outcome;
-          }
-          return 'unsettled';
-        }),
-      );
-      expect(outcomes.filter((o) => o === 'claimed')).toHaveLength(1);
-      expect(outcomes.filter((o) => o === 'existing')).toHaveLength(31);
-    }
+    expect(ddl).toContain(contract.migrationSql);
+    const queries = artifact(model, 'db/idempotency_queries.sql');
+    for (const text of Object.values(contract.statements)) expect(queries).toContain(`${text.trim()};`);
+    const local = ddl.replaceAll('"public"', `"${schema}"`);
+    await pool.query(local);
+    await pool.query(local); // ledgered: a second run is a no-op
+    if (layout === 'partitioned') await createPartitionMaintenance({ db: pool, schema, retentionMs: 86_400_000 }).run();
+    // The table the user creates from the artifact is the one the runtime's store expects.
+    const store = createPostgresStore({ db: pool, schema, layout });
+    const key = `createPayment_${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 16 }, () => store.claim({ key, scope: 'usr-1', fingerprint: FP, owner: null, leaseMs: 30_000, ttlMs: 60_000, replaceExpired: true })));
+    expect(results.filter((r) => r.outcome === 'claimed')).toHaveLength(1);
+    await store.close();
   });
 
   it('saga steps are recorded only by the current holder of the outer key', async () => {
-    const pool = await freshSchema();
-    const model = buildDesign(fixture('spring-postgres'), { generatedAt: GENERATED_AT });
-    await pool.query(sqlDdlFor('postgresql', { table: 'idempotency_store', partitioned: false, saga: true }));
-    const statements = Object.fromEntries(sqlStatementsFor('postgresql', 'idempotency_store', true).map((s) => [s.name, s]));
-    const exec = executor(pool);
-    const input = { key: 'placeOrder_x', scope: 'usr-1', fingerprint: FP, lease_ms: 1, ttl_ms: 60_000 };
-    const first = await claim(exec, statements, input, true);
+    const { pool, schema } = await freshSchema();
+    const model = buildDesign(withSaga('spring-postgres'), { generatedAt: GENERATED_AT });
+    await pool.query(artifact(model, 'db/idempotency_store.sql').replaceAll('"public"', `"${schema}"`));
+    await pool.query(artifact(model, 'db/idempotency_store_saga_step.sql'));
+    const statements = statementsOf(artifact(model, 'db/saga_queries.sql'));
+    const store = createPostgresStore({ db: pool, schema });
+    const input = { key: 'placeOrder_x', scope: 'usr-1', fingerprint: FP, owner: null, leaseMs: 1, ttlMs: 60_000, replaceExpired: true };
+    const first = await store.claim(input);
     const v1 = first.outcome === 'claimed' ? first.lockVersion : NaN;
     await sleep(20);
-    expect(await claim(exec, statements, { ...input, lease_ms: 30_000 }, true)).toEqual({ outcome: 'claimed', lockVersion: v1 + 1, reclaimed: true });
+    expect(await store.claim({ ...input, leaseMs: 30_000 })).toMatchObject({ outcome: 'claimed', lockVersion: v1 + 1, reclaimed: true });
+    const exec = executor(pool);
     const mark = (lockVersion: number, step: number) =>
       exec(statements.saga_step_mark as NamedStatement, { key: input.key, scope: input.scope, lock_version: lockVersion, step_index: step, step_name: `s${step}`, step_status: 'DONE', provider_ref: null });
     expect((await mark(v1, 1)).affected).toBe(0); // the fenced-out worker records nothing
     expect((await mark(v1 + 1, 1)).affected).toBe(1);
     expect((await exec(statements.saga_steps as NamedStatement, { key: input.key, scope: input.scope })).rows).toMatchObject([{ step_index: 1, status: 'DONE' }]);
-    expect(model.artifacts.length).toBeGreaterThan(0);
+    await store.close();
   });
 
-  it('a stalled holder never matches a released key’s next incarnation (fresh tokens start at the clock)', async () => {
-    const pool = await freshSchema();
-    await pool.query(sqlDdlFor('postgresql', { table: 'idempotency_store', partitioned: false, saga: false }));
-    const statements = Object.fromEntries(sqlStatementsFor('postgresql', 'idempotency_store', false).map((s) => [s.name, s]));
-    const exec = executor(pool);
-    const id = { key: `createPayment_${randomUUID()}`, scope: 'usr-1' };
-    const version = (answer: Awaited<ReturnType<typeof claim>>) => (answer.outcome === 'claimed' ? answer.lockVersion : NaN);
-    // A claims and stalls past its lease; B (same intent) reclaims, then releases on a transient error.
-    const a = version(await claim(exec, statements, { ...id, fingerprint: FP, lease_ms: 1, ttl_ms: 60_000 }, true));
-    await sleep(30);
-    const b = await claim(exec, statements, { ...id, fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, true);
-    expect(b).toEqual({ outcome: 'claimed', lockVersion: a + 1, reclaimed: true });
-    expect((await exec(statements.release as NamedStatement, { ...id, lock_version: a + 1 })).affected).toBe(1);
-    // C, another request under the same key, claims the now absent key: its token is above A's and B's.
-    const c = version(await claim(exec, statements, { ...id, fingerprint: OTHER_FP, lease_ms: 30_000, ttl_ms: 60_000 }, true));
-    expect(c).toBeGreaterThan(a + 1);
-    // A's (and B's) late writes affect zero rows; C's record is untouched and C completes it.
-    const finish = { ...id, response_code: 201, response_body: '{"id":"stale"}', ttl_ms: 60_000 };
-    expect((await exec(statements.complete as NamedStatement, { ...finish, lock_version: a })).affected).toBe(0);
-    expect((await exec(statements.fail as NamedStatement, { ...finish, lock_version: a + 1 })).affected).toBe(0);
-    expect((await exec(statements.extend as NamedStatement, { ...id, lock_version: a, lease_ms: 30_000 })).affected).toBe(0);
-    expect((await exec(statements.release as NamedStatement, { ...id, lock_version: a })).affected).toBe(0);
-    const [record] = (await exec(statements.fetch as NamedStatement, id)).rows;
-    expect(record).toMatchObject({ status: 'PROCESSING', fingerprint: OTHER_FP, response_code: null });
-    expect(Number(record?.lock_version)).toBe(c);
-    expect((await exec(statements.complete as NamedStatement, { ...finish, response_body: '{"id":"pay_c"}', lock_version: c })).affected).toBe(1);
-
-    // Replacing an expired record takes GREATEST(lock_version + 1, clock ms), in both claim forms:
-    // a token pushed ahead of the clock (manual releases) still grows by one.
-    for (const form of ['three-statement', 'one-statement'] as const) {
-      for (const pushedAhead of [false, true]) {
-        const key = { key: `createPayment_${randomUUID()}`, scope: 'usr-1' };
-        const held = version(await claim(exec, statements, { ...key, fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, true));
-        expect(nearNow(held)).toBe(true);
-        const last = pushedAhead ? Date.now() + 86_400_000 : held;
-        await pool.query(`UPDATE idempotency_store SET lock_version = $1 WHERE idempotency_key = $2`, [last, key.key]);
-        expect((await exec(statements.complete as NamedStatement, { ...key, response_code: 201, response_body: '{}', ttl_ms: 1, lock_version: last })).affected).toBe(1);
-        await sleep(20);
-        const input = { ...key, fingerprint: OTHER_FP, lease_ms: 30_000, ttl_ms: 60_000 };
-        const replaced = form === 'one-statement' ? (await exec(statements.claim as NamedStatement, input)).rows[0] : undefined;
-        if (form === 'one-statement') expect(replaced).toMatchObject({ outcome: 'claimed' });
-        const next = form === 'one-statement' ? Number(replaced?.lock_version) : version(await claim(exec, statements, input, true));
-        // Ahead of the clock: + 1. Otherwise the clock, which the 20 ms wait put above held + 1.
-        if (pushedAhead) expect(next).toBe(last + 1);
-        else expect(next > held + 1 && nearNow(next)).toBe(true);
-      }
-    }
-  });
-
-  it('the TypeScript project’s DDL is the runtime’s migration, and the runbook statements run on it', async () => {
-    const pool = await freshSchema();
-    const schema = schemas[schemas.length - 1] as string;
-    const plain = buildDesign(answersSchema.parse({ ...FIXTURES['express-postgres-stripe'], keysPerDay: 20_000 }), { generatedAt: GENERATED_AT });
-    const partitioned = buildDesign(fixture('express-postgres-stripe'), { generatedAt: GENERATED_AT });
-    const partitionedDdl = artifact(partitioned, 'db/idempotency_store.sql');
-    expect(partitionedDdl).toMatch(/PARTITION BY RANGE \(created_at\)/);
-    const ddl = artifact(plain, 'db/idempotency_store.sql').replaceAll('"public"', `"${schema}"`);
-    await pool.query(ddl);
-    await pool.query(ddl); // ledgered: a second run is a no-op
-    await pool.query(partitionedDdl.replaceAll('"public"', `"${schema}_p"`).replaceAll('idempotency_store', 'idempotency_p'));
-    schemas.push(`${schema}_p`);
-    const model = plain;
-    const statements = statementsOf(artifact(model, 'db/idempotency_queries.sql'));
-    expect(Object.keys(statements).sort()).toEqual(['fetch', 'force_release', 'list_stuck']);
-    const exec = executor(pool);
-    await pool.query(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, lock_version, locked_until, expires_at) VALUES ('k', 'u', '${FP}', 1, now() - interval '1 hour', now() + interval '1 day')`);
-    expect((await exec(statements.list_stuck as NamedStatement, { older_than_ms: 60_000, limit: 10 })).rows).toHaveLength(1);
-    expect(Number((await exec(statements.force_release as NamedStatement, { key: 'k', scope: 'u' })).rows[0]?.lock_version)).toBe(2);
-  });
-
-  it('runs every runbook query of the document as written', async () => {
-    const pool = await freshSchema();
+  it('runs every runbook query of the document as written, on the runtime’s table', async () => {
+    const { pool, schema } = await freshSchema();
+    const model = buildDesign(fixture('fastapi-postgres-paypal'), { generatedAt: GENERATED_AT });
     const plan = derivePlan(fixture('fastapi-postgres-paypal'));
-    await pool.query(sqlDdlFor('postgresql', { table: 'idempotency_store', partitioned: false, saga: false }));
+    await pool.query(artifact(model, 'db/idempotency_store.sql').replaceAll('"public"', `"${schema}"`));
+    if (plan.partitioned) await createPartitionMaintenance({ db: pool, schema, retentionMs: 86_400_000 }).run();
+    const store = createPostgresStore({ db: pool, schema, layout: plan.partitioned ? 'partitioned' : 'plain' });
+    const stuck = await store.claim({ key: 'k', scope: 'u', fingerprint: FP, owner: null, leaseMs: 1, ttlMs: 60_000, replaceExpired: true });
+    await sleep(20);
     const snippets = Object.values(runbookSnippets(plan)).flat().filter((s) => !s.code.includes('<business_table>'));
     expect(snippets.length).toBeGreaterThanOrEqual(7);
-    for (const snippet of snippets) await pool.query(snippet.code);
+    for (const snippet of snippets) await pool.query(snippet.code.replaceAll('"public"', `"${schema}"`));
+    // The runbook's manual release is the runtime's forceRelease: it ran on no record ('<key>'),
+    // and listStuck is the store's own statement.
+    expect((await store.listStuck({ olderThanMs: 0, limit: 10 })).map((r) => r.key)).toEqual(['k']);
+    expect(stuck.outcome).toBe('claimed');
+    await store.close();
   });
 });
 
@@ -314,9 +256,9 @@ describe.skipIf(!mariaUp)('MariaDB/MySQL: the generated DDL and statements on a 
   ])('%s schema: binary keys, constraints, and exact claims under concurrency', async (_name, partitioned) => {
     const table = `builder_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     tables.push(table);
-    await pool.query(sqlDdlFor('mysql', { table, partitioned, saga: !partitioned }));
+    await pool.query(mysqlDdl({ table, partitioned, saga: !partitioned }));
     await expect(pool.query(`INSERT INTO ${table} (idempotency_key, user_id, fingerprint, status, created_at, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`)).rejects.toThrow(/chk_/);
-    const statements = Object.fromEntries(sqlStatementsFor('mysql', table, !partitioned).map((s) => [s.name, s]));
+    const statements = Object.fromEntries(mysqlStatements(table, !partitioned).map((s) => [s.name, s]));
     const exec = executor();
     // Keys differing only in case are different keys (ascii_bin).
     expect((await claim(exec, statements, { key: 'Abc', scope: 'u', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, false)).outcome).toBe('claimed');
@@ -339,34 +281,37 @@ describe.skipIf(!mariaUp)('MariaDB/MySQL: the generated DDL and statements on a 
   });
 });
 
-describe('SQLite: the generated DDL and statements on a real database file', () => {
+describe('SQLite: the runtime’s schema, as the artifacts carry it, on a real database file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'builder-sqlite-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('claims exactly once across connections sharing the file, with fenced reclaims', async () => {
+  it('the schema file creates the table the runtime’s store uses; saga and runbook statements run on it', async () => {
     const file = join(dir, 'idem.db');
-    const ddl = sqlDdlFor('sqlite', { table: 'idempotency_store', partitioned: false, saga: true });
-    const first = new Database(file);
-    first.exec(ddl);
-    const connections = [first, ...Array.from({ length: 3 }, () => new Database(file))];
-    for (const db of connections) db.pragma('busy_timeout = 2000');
-    let turn = 0;
-    const exec: Execute = async (statement, params) => {
-      const db = connections[turn++ % connections.length] as Database.Database;
-      const prepared = db.prepare(statement.sql);
-      const named = Object.fromEntries(Object.entries(params).filter(([name]) => statement.sql.includes(`:${name}`)));
-      if (prepared.reader) {
-        const rows = prepared.all(named) as Record<string, unknown>[];
-        return { rows, affected: rows.length };
-      }
-      return { rows: [], affected: prepared.run(named).changes };
-    };
-    expect(() => first.prepare(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, status, created_at, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', 0, 0)`).run()).toThrow(/CHECK constraint/);
-    const statements = statementsOf(queriesFile('sqlite', sqlStatementsFor('sqlite', 'idempotency_store', true)));
-    await provesClaims(exec, statements, true, false);
-    for (const snippet of Object.values(runbookSnippets(derivePlan(answersSchema.parse({ ...FIXTURES['spring-postgres'], stack: { language: 'java', framework: 'spring', database: 'sqlite' } })))).flat()) {
-      if (!snippet.code.includes('<business_table>')) first.exec(snippet.code);
+    const answers = withSaga('spring-postgres', { language: 'java', framework: 'spring', database: 'sqlite' });
+    const model = buildDesign(answers, { generatedAt: GENERATED_AT });
+    const contract = sqliteContract('idempotency_store');
+    const ddl = artifact(model, 'db/idempotency_store.sql');
+    expect(ddl).toContain(contract.schemaSql);
+    const queries = artifact(model, 'db/idempotency_queries.sql');
+    for (const text of Object.values(contract.statements)) expect(queries).toContain(`${text.trim()};`);
+    const db = new Database(file);
+    db.exec(ddl);
+    expect(() => db.prepare(`INSERT INTO idempotency_store (idempotency_key, user_id, fingerprint, status, lock_version, created_at, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', 1, 0, 0)`).run()).toThrow(/CHECK constraint/);
+    db.exec(artifact(model, 'db/idempotency_store_saga_step.sql'));
+    // The runtime's store over the file the artifact created (its own schema step is a no-op).
+    const store = createSqliteStore({ filename: file });
+    const input = { key: 'placeOrder_x', scope: 'usr-1', fingerprint: FP, owner: null, leaseMs: 30_000, ttlMs: 60_000, replaceExpired: true };
+    const held = await store.claim(input);
+    expect((await store.claim(input)).outcome).toBe('existing');
+    const version = held.outcome === 'claimed' ? held.lockVersion : NaN;
+    const mark = db.prepare(statementsOf(artifact(model, 'db/saga_queries.sql')).saga_step_mark!.sql);
+    const params = { key: input.key, scope: input.scope, step_index: 1, step_name: 's1', step_status: 'DONE', provider_ref: null };
+    expect(mark.all({ ...params, lock_version: version - 1 })).toHaveLength(0);
+    expect(mark.all({ ...params, lock_version: version })).toHaveLength(1);
+    for (const snippet of Object.values(runbookSnippets(derivePlan(answers))).flat()) {
+      if (!snippet.code.includes('<business_table>')) db.exec(snippet.code);
     }
-    for (const db of connections) db.close();
+    await store.close();
+    db.close();
   });
 });

@@ -1,52 +1,65 @@
 /**
- * Generated Go, checked by the real toolchain: gofmt-clean, go vet, and the generated go test
- * suite (including the fingerprint equality with the TypeScript runtime). Standard library only.
+ * Generated Go: the output equals the committed golden files, the per-project data carries the
+ * runtime's own statements and scripts, and the real toolchain accepts it (gofmt-clean, go vet,
+ * and its go test suite, including the fingerprint equality with the TypeScript runtime).
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { answersSchema, type AnswersInput } from '../src/answers.js';
-import { buildDesign } from '../src/design/build-design.js';
-import type { Artifact } from '../src/design/model.js';
+import { postgresContract, REDIS_SCRIPTS } from '@idempotency-builder/runtime/contract';
 import { serviceAvailable } from '../../runtime/test/support/services.js';
-import { FIXTURES, GENERATED_AT } from './fixtures.js';
-import { makeWorkspace, writeArtifacts } from './support/workspace.js';
+import { compareGolden, generate, VARIANTS } from './support/go-python-java-golden.js';
+import { checkGo, writeGoPackage } from './support/go-toolchain.js';
+import { makeWorkspace } from './support/workspace.js';
 
 const run = promisify(execFile);
-const tool = (name: string, args: string[]) => serviceAvailable(`${name} toolchain`, () => run(name, args));
+const go = await serviceAvailable('Go toolchain (go, gofmt)', () => Promise.all([run('go', ['version']), run('sh', ['-c', 'command -v gofmt'])]));
 
-const go = await tool('go', ['version']);
-
-function artifacts(base: keyof typeof FIXTURES, stack: AnswersInput['stack'], extra: Partial<AnswersInput> = {}): readonly Artifact[] {
-  const answers = answersSchema.parse({ ...FIXTURES[base], ...extra, stack });
-  return buildDesign(answers, { generatedAt: GENERATED_AT }).artifacts;
-}
-
-const workspace = makeWorkspace('languages');
+const workspace = makeWorkspace('go');
 afterAll(() => workspace.remove());
 
-describe.skipIf(!go)('generated Go', () => {
-  const variants: [string, readonly Artifact[]][] = [
-    ['net-http-redis', artifacts('go-redis', { language: 'go', framework: 'net-http', database: 'redis' })],
-    ['gin-postgresql', artifacts('express-postgres-stripe', { language: 'go', framework: 'gin', database: 'postgresql' })],
-    ['net-http-mysql', artifacts('nestjs-mysql-adyen', { language: 'go', framework: 'net-http', database: 'mariadb' })],
-  ];
+const project = (files: ReturnType<typeof generate>) => JSON.parse(files.find((file) => file.path === 'project.json')?.content ?? '{}') as {
+  statements: Record<string, { text: string; params: string[] }>;
+  scripts: Record<string, string>;
+  layout?: 'plain' | 'partitioned';
+};
 
-  it.each(variants)('%s: gofmt-clean, vets, and its go test suite passes', async (name, files) => {
-    const dir = join(workspace.dir, 'go', name);
-    const code = files.filter((a) => a.language === 'go');
-    writeArtifacts(join(dir, 'idempotency'), code);
-    writeFileSync(join(dir, 'go.mod'), 'module example.test/app\n\ngo 1.19\n');
-    // -e reports every syntax error; -l lists files whose formatting is not canonical (none).
-    const { stdout: unformatted } = await run('gofmt', ['-l', '-e', ...code.map((a) => join(dir, 'idempotency', a.path))]);
-    expect(unformatted).toBe('');
-    const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local' };
-    await run('go', ['vet', './...'], { cwd: dir, env, timeout: 120_000 });
-    const { stdout } = await run('go', ['test', '-count=1', './...'], { cwd: dir, env, timeout: 120_000 });
-    expect(stdout).toMatch(/^ok\s+example\.test\/app\/idempotency/m);
-    if (name.startsWith('gin')) expect(code.map((a) => a.path)).toContain('gin.go');
-  }, 150_000);
+describe('generated Go', () => {
+  it.each(VARIANTS.go)('golden: $fixture ($store) equals the committed output', (variant) => {
+    expect(compareGolden('go', variant)).toEqual([]);
+  });
+
+  it('project.json holds the runtime’s PostgreSQL statements, unqualified, with their parameter names', () => {
+    const data = project(generate('go', VARIANTS.go[0]!));
+    const runtime = postgresContract({ table: 'idempotency_store', layout: data.layout ?? 'plain' });
+    expect(data.statements.claim?.text).toBe(runtime.statements.claim.split('"public".').join(''));
+    // Every lease and expiry comparison on the database clock, read when the statement runs.
+    expect(data.statements.finish?.text).toContain('clock_timestamp()');
+    expect(Object.values(data.statements).some((statement) => /\bnow\(\)/.test(statement.text))).toBe(false);
+    expect(data.statements.claim?.params).toEqual(runtime.params.claim);
+  });
+
+  it('project.json holds the runtime’s Lua scripts byte for byte', () => {
+    const data = project(generate('go', VARIANTS.go[3]!));
+    expect(data.scripts.claim).toBe(REDIS_SCRIPTS.claim.source);
+    expect(data.scripts.complete).toBe(REDIS_SCRIPTS.complete.source);
+    expect(Object.keys(data.statements)).toEqual([]);
+  });
+
+  it('only project.json and go.mod differ between two projects on the same store', () => {
+    const [a, b] = [generate('go', VARIANTS.go[1]!), generate('go', { ...VARIANTS.go[1]!, fixture: 'spring-postgres' })];
+    const differing = a.filter((file) => b.find((other) => other.path === file.path)?.content !== file.content).map((file) => file.path);
+    expect(differing.filter((path) => path !== 'provider_keys.go')).toEqual(['project.json', 'go.mod']);
+  });
+
+  describe.skipIf(!go)('toolchain', () => {
+    it.each(VARIANTS.go)('$fixture ($store): gofmt-clean, vets, and its go test suite passes', async (variant) => {
+      const files = generate('go', variant);
+      const dir = writeGoPackage(workspace.dir, `${variant.fixture}-${variant.store}`, files);
+      const { unformatted, tests } = await checkGo(workspace.dir, dir, files);
+      expect(unformatted).toBe('');
+      expect(tests).toMatch(/^ok\s+example\.test\/.*\/idempotency/m);
+      if (variant.stack.framework === 'gin') expect(files.map((file) => file.path)).toContain('gin.go');
+    }, 150_000);
+  });
 });
-

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { answersSchema } from '../src/answers.js';
 import { buildDesign } from '../src/design/build-design.js';
 import { FIXTURES, fixture, GENERATED_AT, type FixtureName } from './fixtures.js';
-import { compileTypeScript } from './support/typescript-compiler.js';
+import { compileTypeScript, runtimeSourceEntries } from './support/typescript-compiler.js';
 import { makeWorkspace, REPO, writeArtifacts } from './support/workspace.js';
 
 const run = promisify(execFile);
@@ -105,12 +105,8 @@ describe('generated TypeScript', () => {
   it('runs the generated test suite green on the runtime (vitest, memory store)', async () => {
     const dir = join(workspace.dir, 'express-postgres-stripe');
     writeArtifacts(dir, (built[0] as [string, ReturnType<typeof buildDesign>])[1].artifacts.filter((a) => a.language === 'typescript'));
-    const alias = {
-      '@idempotency-builder/runtime/memory': join(REPO, 'packages/runtime/src/stores/memory/index.ts'),
-      '@idempotency-builder/runtime/postgres': join(REPO, 'packages/runtime/src/stores/postgres/index.ts'),
-      '@idempotency-builder/runtime/express': join(REPO, 'packages/runtime/src/adapters/express/index.ts'),
-      '@idempotency-builder/runtime': join(REPO, 'packages/runtime/src/index.ts'),
-    };
+    // Every runtime subpath onto its source, from the runtime's exports map (no second list here).
+    const alias = runtimeSourceEntries();
     writeFileSync(
       join(dir, 'vitest.config.mjs'),
       `export default { resolve: { alias: ${JSON.stringify(Object.entries(alias).map(([find, replacement]) => ({ find: `^${find}$`, replacement })))}.map((a) => ({ find: new RegExp(a.find), replacement: a.replacement })) }, test: { include: ['idempotency.test.ts'], reporters: ['default'] } };\n`,

@@ -72,6 +72,9 @@ public class RunTests {
 }`,
 };
 
+/** Short-lived JVMs: C1 only and the serial collector start faster and use less of the 2 cores. */
+const FAST_START = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+
 export interface JavaResult {
   readonly compiled: boolean;
   readonly output: string;
@@ -94,13 +97,13 @@ export async function compileAndTestJava(dir: string, testClass: string): Promis
   const classes = join(dir, '__classes__');
   mkdirSync(classes, { recursive: true });
   try {
-    await run('javac', ['-proc:none', '-d', classes, ...sources], { cwd: dir });
+    await run('javac', [...FAST_START.map((flag) => `-J${flag}`), '-proc:none', '-d', classes, ...sources], { cwd: dir });
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string };
     return { compiled: false, output: `${failure.stdout ?? ''}${failure.stderr ?? ''}` };
   }
   try {
-    const { stdout } = await run('java', ['-cp', classes, 'RunTests', testClass], { cwd: dir, timeout: 60_000 });
+    const { stdout } = await run('java', [...FAST_START, '-cp', classes, 'RunTests', testClass], { cwd: dir, timeout: 60_000 });
     return { compiled: true, output: '', testOutput: stdout, testsPassed: true };
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string };
@@ -112,4 +115,27 @@ function listJava(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.java') && !join(entry.parentPath, entry.name).includes('__classes__'))
     .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** Debian's JDBC drivers, one per SQL store. */
+export const JDBC_DRIVERS: Readonly<Record<string, string>> = {
+  postgresql: '/usr/share/java/postgresql.jar',
+  mysql: '/usr/share/java/mariadb-java-client.jar',
+  sqlite: '/usr/share/java/sqlite-jdbc.jar',
+};
+
+/**
+ * Runs the compiled ConformanceRunner (after compileAndTestJava) with the store's JDBC driver on
+ * the class path; returns what it printed, whether it passed or not.
+ * @example const output = await runJavaConformance(dir, scenarios, 'postgresql', 'jdbc:postgresql://…');
+ */
+export async function runJavaConformance(dir: string, scenarios: string, store: string, target: string): Promise<string> {
+  const classPath = [join(dir, '__classes__'), ...(JDBC_DRIVERS[store] ? [JDBC_DRIVERS[store]] : [])].join(':');
+  try {
+    const { stdout } = await run('java', [...FAST_START, '-cp', classPath, 'com.example.idempotency.ConformanceRunner', scenarios, store, target], { cwd: dir, timeout: 120_000 });
+    return stdout;
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string };
+    return `${failure.stdout ?? ''}${failure.stderr ?? ''}`;
+  }
 }

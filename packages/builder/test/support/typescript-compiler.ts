@@ -1,31 +1,48 @@
 /**
- * Compiles generated TypeScript with the real tsc, with `idempotency-builder` mapped onto this
- * repository's src/. Runtime subpaths that do not exist yet (and drivers that are not installed
- * here) are replaced by declaration stubs — and reported, so the test can say which.
+ * Compiles generated TypeScript with the real tsc, with every runtime subpath mapped onto the
+ * runtime's sources (derived from its package.json "exports"). Store subpaths the runtime does not
+ * export yet (and drivers that are not installed here) are replaced by declaration stubs — and
+ * reported, so the test can say which.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO } from './workspace.js';
 
 const run = promisify(execFile);
 
-/** Runtime subpath → source entry in this repository, and the factory a stub must declare. */
-const RUNTIME: Record<string, { entry: string; stub: string }> = {
-  '@idempotency-builder/runtime/memory': { entry: 'src/stores/memory/index.ts', stub: '' },
-  '@idempotency-builder/runtime/sqlite': { entry: 'src/stores/sqlite/index.ts', stub: 'export declare function createSqliteStore(options: { filename: string }): IdempotencyStore;' },
-  '@idempotency-builder/runtime/postgres': { entry: 'src/stores/postgres/index.ts', stub: 'export declare function createPostgresStore(options: { db: { query(text: string, values?: unknown[]): Promise<unknown> } }): IdempotencyStore;' },
-  '@idempotency-builder/runtime/mysql': { entry: 'src/stores/mysql/index.ts', stub: 'export declare function createMysqlStore(options: { db: unknown }): IdempotencyStore;' },
-  '@idempotency-builder/runtime/redis': { entry: 'src/stores/redis/index.ts', stub: 'export declare function createRedisStore(options: { client: unknown; prefix?: string }): IdempotencyStore;' },
-  '@idempotency-builder/runtime/dynamodb': { entry: 'src/stores/dynamodb/index.ts', stub: 'export declare function createDynamoDbStore(options: { client: unknown; table: string }): IdempotencyStore;' },
-  '@idempotency-builder/runtime/mongodb': { entry: 'src/stores/mongodb/index.ts', stub: 'export declare function createMongoStore(options: { collection: unknown }): IdempotencyStore;' },
-  // Framework adapters: no stubs — the generated glue must type-check against the real ones.
-  '@idempotency-builder/runtime/express': { entry: 'src/adapters/express/index.ts', stub: '' },
-  '@idempotency-builder/runtime/fastify': { entry: 'src/adapters/fastify/index.ts', stub: '' },
-  '@idempotency-builder/runtime/hono': { entry: 'src/adapters/hono/index.ts', stub: '' },
-  '@idempotency-builder/runtime/nestjs': { entry: 'src/adapters/nestjs/index.ts', stub: '' },
-  '@idempotency-builder/runtime/fetch': { entry: 'src/adapters/fetch/index.ts', stub: '' },
+interface RuntimeManifest {
+  readonly name: string;
+  readonly exports: Record<string, { import?: { default?: string } } | string>;
+}
+
+/**
+ * Runtime specifier → its source entry, derived from the runtime's package.json "exports" (the
+ * one list of subpaths): `./dist/stores/postgres/index.js` is `src/stores/postgres/index.ts`.
+ * @example runtimeSourceEntries()['@idempotency-builder/runtime/postgres'] // '<repo>/packages/runtime/src/stores/postgres/index.ts'
+ */
+export function runtimeSourceEntries(): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(join(REPO, 'packages/runtime/package.json'), 'utf8')) as RuntimeManifest;
+  const entries: Record<string, string> = {};
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    const file = typeof target === 'string' ? undefined : target.import?.default;
+    if (!file?.startsWith('./dist/')) continue;
+    const specifier = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
+    entries[specifier] = join(REPO, 'packages/runtime/src', file.slice('./dist/'.length).replace(/\.js$/, '.ts'));
+  }
+  return entries;
+}
+
+/**
+ * Store subpaths generated code may import that the runtime does not export (yet): declared as
+ * stubs with the factory they must provide, and reported. Once the runtime exports one, the real
+ * source is used and its stub is ignored.
+ */
+const STORE_STUBS: Record<string, string> = {
+  '@idempotency-builder/runtime/mysql': 'export declare function createMysqlStore(options: { db: unknown }): IdempotencyStore;',
+  '@idempotency-builder/runtime/dynamodb': 'export declare function createDynamoDbStore(options: { client: unknown; table: string }): IdempotencyStore;',
+  '@idempotency-builder/runtime/mongodb': 'export declare function createMongoStore(options: { collection: unknown }): IdempotencyStore;',
 };
 
 /** Drivers not installed in this repository: stubbed with the few members the generated code uses. */
@@ -47,16 +64,14 @@ export interface CompileResult {
  * @example const { ok, output } = await compileTypeScript(workspace.dir);
  */
 export async function compileTypeScript(dir: string): Promise<CompileResult> {
-  const paths: Record<string, string[]> = { '@idempotency-builder/runtime': [join(REPO, 'packages/runtime/src/index.ts')] };
+  const paths: Record<string, string[]> = {};
   const stubbed: string[] = [];
   const stubDir = join(dir, '__stubs__');
   mkdirSync(stubDir, { recursive: true });
-  for (const [module, { entry, stub }] of Object.entries(RUNTIME)) {
-    const real = join(REPO, 'packages/runtime', entry);
-    if (existsSync(real) || stub === '') {
-      paths[module] = [real];
-      continue;
-    }
+  const entries = runtimeSourceEntries();
+  for (const [module, entry] of Object.entries(entries)) paths[module] = [entry];
+  for (const [module, stub] of Object.entries(STORE_STUBS)) {
+    if (entries[module]) continue;
     const file = join(stubDir, `${module.replace(/[/@]/g, '_')}.d.ts`);
     writeFileSync(file, `import type { IdempotencyStore } from '@idempotency-builder/runtime';\n${stub}\n`);
     paths[module] = [file];
@@ -83,6 +98,8 @@ export async function compileTypeScript(dir: string): Promise<CompileResult> {
       experimentalDecorators: true,
       emitDecoratorMetadata: true,
       noEmit: true,
+      // The runtime's contract subpath bundles its conformance scenarios (JSON).
+      resolveJsonModule: true,
       ignoreDeprecations: '6.0',
       paths,
     },

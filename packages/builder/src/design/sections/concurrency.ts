@@ -1,64 +1,98 @@
 /** Section 4: concurrency control in the user's database — claim, schema, lock timeout, contention, clocks, ABA. */
+import { REDIS_DEFAULT_PREFIX, REDIS_RECORD_FIELDS } from '@idempotency-builder/runtime/contract';
 import { subpathAvailable, STORE_IMPORTS } from '../../emit/typescript/runtime-api.js';
-import { isSqlStore, referenceDdl, sqlStatementsFor } from '../../emit/ddl/index.js';
-import { REDIS_FIELDS, redisScripts } from '../../emit/ddl/redis.js';
-import { runtimeOwnsStore } from '../../emit/ddl/runtime-schema.js';
+import { referenceDdl } from '../../emit/ddl/index.js';
+import { mysqlStatements } from '../../emit/ddl/mysql.js';
+import { runtimeRunsStore, runtimeScripts, runtimeStatement } from '../../emit/runtime-contract.js';
 import { bullets, callout, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import { formatMs } from '../plan/durations.js';
+import type { Plan } from '../plan/plan.js';
 import type { DesignContext } from './context.js';
 import { STORE_TEXT } from './store-text.js';
+
+const target = (plan: Plan) => ({ table: plan.table, partitioned: plan.partitioned && plan.stack.store === 'postgresql' });
+
+/** Quotes one of the runtime's statements verbatim, with what its parameters are. */
+function runtimeSqlBlock(plan: Plan, store: 'postgresql' | 'sqlite', name: string): Block {
+  const statement = runtimeStatement(store, target(plan), name);
+  const params = statement.params.length > 0 ? `-- ${statement.params.map((p, i) => `$${i + 1} ${p}`).join(', ')}\n` : '';
+  return codeBlock('sql', `-- ${statement.purpose}\n${params}${statement.sql};`, `${name} — the runtime's ${plan.stack.storeName} store, as it executes it`);
+}
 
 function claimCode(ctx: DesignContext): Block[] {
   const { plan } = ctx;
   const store = plan.stack.store;
-  if (isSqlStore(store)) {
-    const statements = sqlStatementsFor(store, plan.table, false);
-    const names = store === 'postgresql' ? ['claim'] : ['claim_insert', 'fetch', 'reclaim'];
-    return names.map((name) => {
+  if (store === 'postgresql') return [runtimeSqlBlock(plan, 'postgresql', 'claim')];
+  if (store === 'sqlite') return [runtimeSqlBlock(plan, 'sqlite', 'claimRead'), runtimeSqlBlock(plan, 'sqlite', 'claimUpsert')];
+  if (store === 'redis') {
+    const claim = runtimeScripts().find((s) => s.operation === 'claim');
+    return claim ? [codeBlock('lua', claim.source, `claim.lua — the runtime's script (SHA-1 ${claim.sha1}), as createRedisStore loads it`)] : [];
+  }
+  if (store === 'mysql') {
+    const statements = mysqlStatements(plan.table, false);
+    return ['claim_insert', 'fetch', 'reclaim'].map((name) => {
       const statement = statements.find((s) => s.name === name);
-      return codeBlock('sql', `-- ${statement?.purpose ?? ''}\n${statement?.sql ?? ''};`, `${name} — ${plan.stack.storeName}`);
+      return codeBlock('sql', `-- ${statement?.purpose ?? ''}\n${statement?.sql ?? ''};`, `${name} — ${plan.stack.storeName} (builder-written; the runtime has no MySQL store yet)`);
     });
   }
-  if (store === 'redis') return [codeBlock('lua', redisScripts()[0]?.source ?? '', 'claim.lua')];
   const layout = ctx.artifacts.find((a) => a.path.startsWith('db/'));
   return layout ? [codeBlock(layout.language === 'markdown' ? 'text' : layout.language, layout.content, layout.path)] : [];
 }
 
+/** What each field of the runtime's Redis record hash holds. */
+const REDIS_FIELD_ROLES: Readonly<Record<keyof typeof REDIS_RECORD_FIELDS, [string, string]>> = {
+  key: ['text', 'the idempotency key'],
+  scope: ['text', 'the scope (user, account or tenant)'],
+  owner: ['text', 'who created the record in a shared namespace'],
+  fingerprint: ['64 hex chars', 'SHA-256 fingerprint of the significant fields'],
+  status: ['PROCESSING | COMPLETED | FAILED', 'the state machine; only the scripts write it'],
+  lockVersion: ['integer (ms-sized)', 'the fencing token: the server clock in ms on a fresh claim, +1 on a reclaim'],
+  lockedUntil: ['ms since epoch (Redis TIME)', 'lease end, present only while PROCESSING'],
+  createdAt: ['ms since epoch', 'created_at'],
+  completedAt: ['ms since epoch', 'completed_at'],
+  expiresAt: ['ms since epoch', 'expires_at; complete/fail also set PEXPIREAT after it (a PROCESSING record never expires by itself)'],
+  statusCode: ['integer', 'stored response status'],
+  headers: ['JSON', 'allow-listed response headers'],
+  encoding: ['text', 'what the body bytes are (json, bytes, a codec’s wrapper)'],
+  body: ['bytes', 'stored response body (encrypted at rest when a codec is set)'],
+};
+
 function schemaBlocks(ctx: DesignContext): Block[] {
   const { plan } = ctx;
   const ddl = ctx.artifacts.find((a) => a.path === `db/${plan.table}.sql`);
-  const runtime = runtimeOwnsStore(plan);
+  const runtime = runtimeRunsStore(plan.stack.store);
   if (ddl) {
     const blocks: Block[] = [
       para(runtime
-        ? txt`Deliverable 2, ready to run (also written to ${code(ddl.path)}): the runtime’s own migration, so the table is exactly what the store expects — the reference schema plus four columns the runtime needs (the creator for shared namespaces, replayed headers, the body’s encoding and its exact bytes). The primary key makes double-processing physically impossible; the CHECK keeps the status inside the state machine.`
+        ? txt`Deliverable 2, ready to run (also written to ${code(ddl.path)}): the runtime’s own schema, so the table is exactly what its store — and the generated code — expects: the reference columns plus four the runtime needs (the creator for shared namespaces, replayed headers, the body’s encoding and its exact bytes). The primary key makes double-processing physically impossible; the CHECK keeps the status inside the state machine.`
         : txt`Deliverable 2, ready to run (also written to ${code(ddl.path)}). The primary key makes double-processing physically impossible: a second claim of the same (key, user) cannot insert a row, whatever the application does. The CHECK keeps the status inside the state machine.`),
       codeBlock('sql', ddl.content, ddl.path),
     ];
-    if (plan.partitioned && runtime && plan.stack.store === 'postgresql') {
+    if (plan.partitioned && plan.stack.store === 'postgresql') {
       blocks.push(callout('warning', 'The partitioning trap, and how the runtime avoids it', [
-        txt`Above 100K keys a day (you expect ${plan.keysPerDay.toLocaleString('en-US')}) the table is range-partitioned on \`created_at\` so old partitions can be dropped instead of deleted row by row. PostgreSQL then forces \`created_at\` into the primary key, which no longer stops the same (key, user) from existing once per partition. The runtime closes the gap in its claim function: every claim of one (key, user) first takes a per-key advisory lock, then reads all partitions, then writes — so a second row can never appear. Create partitions ahead and drop them behind with \`createPartitionMaintenance\`; never add a partition scheme of your own beside it.`,
+        txt`Above 100K keys a day (you expect ${plan.keysPerDay.toLocaleString('en-US')}) the table is range-partitioned on \`created_at\` so old partitions can be dropped instead of deleted row by row. PostgreSQL then forces \`created_at\` into the primary key, which no longer stops the same (key, user) from existing once per partition. The runtime closes the gap in its claim function (in the migration above): every claim of one (key, user) first takes a per-key advisory lock, then reads all partitions, then writes — so a second row can never appear. Create partitions ahead and drop them behind with \`createPartitionMaintenance\`; never add a partition scheme of your own beside it.`,
       ]));
-    } else if (plan.partitioned) {
+    } else if (plan.partitioned && plan.stack.store === 'mysql') {
       blocks.push(callout('warning', 'Why hash partitioning, not range partitioning on created_at', [
-        txt`Above 100K keys a day (you expect ${plan.keysPerDay.toLocaleString('en-US')}), the spec suggests range partitioning on \`created_at\` and dropping old partitions. That trap breaks uniqueness: a primary key on a partitioned table must include the partition column, so the key becomes (idempotency_key, user_id, created_at) and the same (key, user) can exist once per partition — a retry that lands after midnight inserts a second row. Partitioning by HASH (idempotency_key) keeps the partition column inside the primary key and uniqueness global; expired rows go by batched DELETE per partition, which touches one small partition at a time.`,
+        txt`Above 100K keys a day (you expect ${plan.keysPerDay.toLocaleString('en-US')}), the spec suggests range partitioning on \`created_at\` and dropping old partitions. That trap breaks uniqueness: a primary key on a partitioned table must include the partition column, so the key becomes (idempotency_key, user_id, created_at) and the same (key, user) can exist once per partition — a retry that lands after midnight inserts a second row. Partitioning by KEY (idempotency_key) keeps the partition column inside the primary key and uniqueness global; expired rows go by batched DELETE, one small partition at a time.`,
       ]));
     }
     return blocks;
   }
   const layout = ctx.artifacts.filter((a) => a.path.startsWith('db/') && plan.stack.store !== 'redis');
+  const fields = Object.entries(REDIS_RECORD_FIELDS) as [keyof typeof REDIS_RECORD_FIELDS, string][];
   const redis: Block[] = plan.stack.store === 'redis'
     ? [
-        table(['Hash field', 'Value', 'Role'], REDIS_FIELDS.map(([field, value, role]) => [[code(field)], value, role]), 'One hash per record: idem:<scope length>:<scope>:<key>'),
-        ...(runtime ? [para(txt`With the runtime, \`createRedisStore\` owns this layout (one hash per record, written only by its versioned Lua scripts, expiring by PEXPIREAT): nothing needs to be created.`)] : []),
+        table(['Hash field', 'Value', 'Role'], fields.map(([name, field]) => [[code(field)], REDIS_FIELD_ROLES[name][0], REDIS_FIELD_ROLES[name][1]]), `One hash per record: ${REDIS_DEFAULT_PREFIX}r:{<scope>|<key>} (hash-tagged, so each script touches one Cluster slot)`),
+        para(txt`The runtime’s \`createRedisStore\` owns this layout: one hash per record, written only by its versioned Lua scripts (also written to \`db/redis/\`). Nothing needs to be created.`),
       ]
     : [];
   return [
     para(txt`${plan.stack.storeName} has no DDL; the layout below is the store redesigned from the logical model (key, scope, fingerprint, status, lock, response, expiry). The reference DDL after it is that logical model — the constraints every layout must enforce: one record per (idempotency_key, user_id), and status within PROCESSING/COMPLETED/FAILED.`),
     ...redis,
     ...layout.slice(0, 2).map((artifact) => codeBlock(artifact.language === 'markdown' ? 'text' : artifact.language, artifact.content, artifact.path)),
-    codeBlock('sql', referenceDdl(plan), 'Logical model — the PostgreSQL reference schema (for review; not run against this store)'),
+    codeBlock('sql', referenceDdl(plan), 'Logical model — the runtime’s PostgreSQL schema (for review; not run against this store)'),
   ];
 }
 
@@ -72,9 +106,15 @@ export function concurrencySection(ctx: DesignContext): Section {
   const runtime: Block[] = [];
   if (plan.stack.language === 'typescript') {
     const { module, factory } = STORE_IMPORTS[plan.stack.store];
-    runtime.push(para(subpathAvailable(module)
-      ? txt`The TypeScript code uses ${code(module)} (${code(factory)}), which implements this claim with the same guarantees; the statements here document what it does.`
-      : txt`Not yet available: this version of idempotency-builder does not export ${code(module)}. The generated TypeScript imports it as ${code(factory)}; until it ships, implement the store contract (\`IdempotencyStore\`) with the statements above, or run the runtime on a store that exists.`));
+    const available = subpathAvailable(module);
+    runtime.push(para(available && runtimeRunsStore(plan.stack.store)
+      ? txt`The TypeScript code uses ${code(module)} (${code(factory)}), which executes exactly the ${plan.stack.store === 'redis' ? 'script' : 'statements'} quoted here: they are rendered from the runtime’s own definitions, not retyped.`
+      : available
+        ? txt`The TypeScript code uses ${code(module)} (${code(factory)}). The statements above are the builder’s description of the claim for ${plan.stack.storeName}, not text taken from that store: read its source for what it sends.`
+        : txt`Not yet available: this version of idempotency-builder does not export ${code(module)}. The generated TypeScript imports it as ${code(factory)}; until it ships, implement the store contract (\`IdempotencyStore\`) with the statements above, or run the runtime on a store that exists.`));
+  }
+  if (plan.stack.language !== 'typescript' && runtimeRunsStore(plan.stack.store)) {
+    runtime.push(para(txt`The generated ${plan.stack.languageName} store sends this same ${plan.stack.store === 'redis' ? 'script' : 'text'}: it is taken from the runtime’s contract, and the shared conformance scenarios check both against the same server.`));
   }
   const claim = section('claim', '4.1 The atomic claim', [
     para(rich(text.claim)),
@@ -106,11 +146,14 @@ export function concurrencySection(ctx: DesignContext): Section {
       ? txt`Leases above include a ${formatMs(Math.max(...plan.actions.map((a) => a.lease.skewMs)))} skew buffer, because more than one clock can judge them on ${plan.stack.storeName}.`
       : txt`No skew buffer is needed: one clock (the database’s) judges every lease.`),
   ]);
-  const reclaim = isSqlStore(plan.stack.store) ? sqlStatementsFor(plan.stack.store, plan.table, false).find((s) => s.name === 'reclaim') : undefined;
+  const reclaim = plan.stack.store === 'mysql' ? mysqlStatements(plan.table, false).find((s) => s.name === 'reclaim') : undefined;
   const aba = section('aba', '4.6 The ABA problem', [
     para(txt`Reclaiming an orphaned claim is one compare-and-set: status = PROCESSING, lease over and the lock_version that was read are all checked in the same atomic write, and the write bumps lock_version. Of many nodes that saw the same orphan, exactly one matches; the rest affect zero rows and answer “in progress”. A read-then-write would let two nodes both decide the lock is free and both run. The bumped lock_version is also a fencing token: the stalled original worker’s late complete/fail/extend carries the old version and changes nothing.`),
     para(txt`Where fencing tokens start matters as much as how they grow. A fresh record’s lock_version is the ${plan.stack.store === 'dynamodb' ? 'application' : 'database'} clock in milliseconds (a 64-bit column); an orphan reclaim adds 1; replacing an expired COMPLETED/FAILED record takes the greater of lock_version + 1 and the clock; a manual release adds 1. Were every record to start at 1, worker A (version 1) could stall, B reclaim (version 2) and then release on a transient error — deleting the row — and C claim version 1 again: A’s late completion would match and land in C’s record. Starting at the clock puts each new incarnation of a key above every token the previous one handed out, so the stale holder’s write affects zero rows.`),
-    ...(reclaim ? [codeBlock('sql', `${reclaim.sql};`, `reclaim — ${plan.stack.storeName}`)] : []),
+    ...(reclaim ? [codeBlock('sql', `${reclaim.sql};`, `reclaim — ${plan.stack.storeName} (builder-written)`)] : []),
+    ...(runtimeRunsStore(plan.stack.store) && plan.stack.store !== 'redis'
+      ? [para(txt`In the runtime’s claim above, the takeover is the ${code(plan.stack.store === 'postgresql' && !plan.partitioned ? 'taken' : plan.stack.store === 'postgresql' ? 'UPDATE … WHERE r.lock_version = cur.lock_version' : 'ON CONFLICT … DO UPDATE … WHERE')} step: it re-checks status, lease, fingerprint, owner and version in the same write.`)]
+      : []),
   ]);
   return section(
     'concurrency',

@@ -1,4 +1,5 @@
 /** Section 3: request fingerprinting — hashed fields per action, fields left out, mismatch answer. */
+import { problemAnswer } from '@idempotency-builder/runtime/contract';
 import { bullets, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Section } from '../model.js';
 import type { ActionPlan } from '../plan/plan.js';
@@ -30,6 +31,7 @@ function perAction(a: ActionPlan): Section {
 export function fingerprintingSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const utility = artifactAt(ctx, plan.stack.language === 'typescript' ? 'fingerprints.ts' : plan.stack.language === 'python' ? 'fingerprint.py' : plan.stack.language === 'go' ? 'fingerprint.go' : 'Fingerprint.java');
+  const mismatch = problemAnswer('fingerprint_mismatch');
   const blocks = [
     para(txt`The fingerprint is a hash of the fields that, if changed, make a request a different intent. The key says “this is the same attempt”; the fingerprint checks that the caller is not reusing the key for something else.`),
     bullets([
@@ -39,7 +41,8 @@ export function fingerprintingSection(ctx: DesignContext): Section {
       labelled('Money', txt`send amounts as integer minor units (\`4999\`, not \`49.99\`): decimal formatting differs between languages at the edges, integers never do.`),
       labelled('Mismatch behaviour', txt`409 Conflict with a problem+json body that says the key was used with different parameters. It never contains the original request, its fingerprint, or the stored response.`),
     ]),
-    codeBlock('json', JSON.stringify({ type: 'urn:idempotency:fingerprint_mismatch', title: 'fingerprint mismatch', status: 409, code: 'fingerprint_mismatch', detail: 'This idempotency key was already used with different request parameters.' }, null, 2), 'HTTP/1.1 409 Conflict — Content-Type: application/problem+json'),
+    // The adapters' own answer, built by the runtime: the document cannot show another body or type.
+    codeBlock('json', JSON.stringify(mismatch.body, null, 2), `HTTP/1.1 ${mismatch.status} Conflict — Content-Type: ${mismatch.headers['content-type'] ?? 'application/problem+json'}`),
   ];
   if (utility) blocks.push(codeBlock(utility.language === 'markdown' ? 'text' : utility.language, utility.content, `Fingerprint utility — ${utility.path}`));
   return section('fingerprinting', '3. Request fingerprinting', blocks, plan.actions.map(perAction));

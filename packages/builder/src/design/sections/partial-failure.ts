@@ -7,10 +7,10 @@ import { PROVIDER_FACTS } from '../plan/providers.js';
 import { artifactAt, type DesignContext } from './context.js';
 
 const CLEANUP_TEXT = {
-  postgresql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (`purge_expired`: `FOR UPDATE SKIP LOCKED`, so it never blocks or waits for a claim), using the partial index on `expires_at`. It is safe on every instance at once. PROCESSING rows are never purged: they belong to a live or reclaimable claim.',
+  postgresql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (the runtime’s `purgeExpired`: `FOR UPDATE SKIP LOCKED`, so it never blocks or waits for a claim), using the partial index on `expires_at`. It is safe on every instance at once. PROCESSING rows are never purged: they belong to a live or reclaimable claim.',
   mysql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (`DELETE … ORDER BY expires_at LIMIT`), short statements that hold row locks for milliseconds. It is safe on every instance at once. PROCESSING rows are never purged.',
   sqlite: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000; each batch is one short write transaction, so claims wait at most one batch. PROCESSING rows are never purged.',
-  redis: 'No job deletes records: each record carries `PEXPIREAT` at its expiry and Redis removes it. A small job only audits — it counts records with SCAN on a replica for the store_size gauge and restores a TTL on any record that lost one.',
+  redis: 'No job deletes records: each finished record carries `PEXPIREAT` (expiry plus a grace period) and Redis removes it; PROCESSING records never expire by themselves. A small job only audits — it counts records with SCAN on a replica for the store_size gauge.',
   dynamodb: 'DynamoDB TTL on `ttl_epoch_s` deletes expired items, typically within 48 hours and free of write cost; until then every condition checks `expires_at` itself, so a late deletion never makes an expired record replayable.',
   mongodb: 'The TTL index on `expires_at` deletes expired documents (the TTL monitor runs every 60 s); claims check `expires_at` themselves, so a late deletion never makes an expired record replayable.',
 } as const;

@@ -2,7 +2,10 @@
  * Runbook queries for the user's store: real, runnable text (psql / mysql / sqlite3 / redis-cli /
  * aws / mongosh) for each situation of section 13.
  */
-import { sqlStatementsFor, type SqlStore } from '../../emit/ddl/index.js';
+import { REDIS_DEFAULT_PREFIX, REDIS_RECORD_FIELDS } from '@idempotency-builder/runtime/contract';
+import type { SqlStore } from '../../emit/ddl/index.js';
+import { mysqlStatements } from '../../emit/ddl/mysql.js';
+import { runtimeStatement } from '../../emit/runtime-contract.js';
 import type { Plan } from '../plan/plan.js';
 
 export interface Snippet {
@@ -22,6 +25,19 @@ function literal(sql: string, values: Record<string, string | number>): string {
   });
 }
 
+/** A runtime statement made runnable by hand: `$n` (PostgreSQL) or `@name` (SQLite) become literals or `<placeholders>`. */
+function runtimeLiteral(store: 'postgresql' | 'sqlite', plan: Plan, name: string, values: Record<string, string | number>): string {
+  const statement = runtimeStatement(store, { table: plan.table, partitioned: plan.partitioned && store === 'postgresql' }, name);
+  const value = (param: string) => {
+    const v = values[param];
+    if (v === undefined) return `'<${param}>'`;
+    return typeof v === 'number' ? String(v) : `'${v}'`;
+  };
+  return store === 'postgresql'
+    ? statement.sql.replace(/\$(\d+)/g, (_m, n: string) => value(statement.params[Number(n) - 1] ?? `$${n}`))
+    : statement.sql.replace(/@([A-Za-z]+)/g, (_m, param: string) => value(param));
+}
+
 const NOW: Record<SqlStore, string> = { postgresql: 'now()', mysql: 'UTC_TIMESTAMP(3)', sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)" };
 
 /** created_at in ms since the epoch: a fresh claim's lock_version equals it (same statement clock). */
@@ -39,8 +55,13 @@ function ago(store: SqlStore, ms: number): string {
 
 function sqlSnippets(plan: Plan, store: SqlStore): Record<Situation, Snippet[]> {
   const t = plan.table;
-  const statements = sqlStatementsFor(store, t, false);
-  const get = (name: string) => statements.find((s) => s.name === name)?.sql ?? '';
+  // MySQL: the builder's statements (the runtime has no MySQL store yet); otherwise the runtime's own.
+  const statements = store === 'mysql' ? mysqlStatements(t, false) : [];
+  const legacy = (name: string) => statements.find((s) => s.name === name)?.sql ?? '';
+  const stuckQuery = (olderThanMs: number) =>
+    store === 'mysql' ? literal(legacy('list_stuck'), { older_than_ms: olderThanMs, limit: 100 }) : runtimeLiteral(store, plan, 'listStuck', { olderThanMs, limit: 100 });
+  const byKey = (runtimeName: 'get' | 'forceRelease', legacyName: string) =>
+    store === 'mysql' ? literal(legacy(legacyName), {}) : runtimeLiteral(store, plan, runtimeName, {});
   const minLease = Math.min(...plan.actions.map((a) => a.lease.leaseMs));
   const payment = plan.actions.find((a) => a.action.provider) ?? plan.actions[0];
   const prefix = `${payment?.action.name ?? 'action'}_%`;
@@ -63,10 +84,10 @@ PRAGMA page_count;
 PRAGMA freelist_count;
 PRAGMA wal_checkpoint(TRUNCATE);`;
   return {
-    stuck: [{ language: 'sql', title: 'Stuck PROCESSING records (lease over for more than 2× the shortest lease)', code: `${literal(get('list_stuck'), { older_than_ms: 2 * minLease, limit: 100 })};` }],
+    stuck: [{ language: 'sql', title: 'Stuck PROCESSING records (lease over for more than 2× the shortest lease)', code: `${stuckQuery(2 * minLease)};` }],
     release: [
-      { language: 'sql', title: 'Inspect one record first', code: `${literal(get('fetch'), {})};` },
-      { language: 'sql', title: 'Manual release: end the lease and bump lock_version (fences out the old holder)', code: `${literal(get('force_release'), {})};` },
+      { language: 'sql', title: 'Inspect one record first', code: `${byKey('get', 'fetch')};` },
+      { language: 'sql', title: 'Manual release: end the lease and bump lock_version (fences out the old holder)', code: `${byKey('forceRelease', 'force_release')};` },
     ],
     splitBrain: [
       {
@@ -134,25 +155,28 @@ HAVING count(*) > 1000
 }
 
 function redisSnippets(plan: Plan): Record<Situation, Snippet[]> {
+  const f = REDIS_RECORD_FIELDS;
+  const records = `${REDIS_DEFAULT_PREFIX}r:{*`;
+  const one = `'${REDIS_DEFAULT_PREFIX}r:{<scope>|<key>}'`;
   const scan = (filter: string) => `now=$(redis-cli TIME | head -1)000
-redis-cli --scan --pattern 'idem:*' --count 1000 | while read -r key; do
-  set -- $(redis-cli HMGET "$key" status lu lv created)
+redis-cli --scan --pattern '${records}' --count 1000 | while read -r key; do
+  set -- $(redis-cli HMGET "$key" ${f.status} ${f.lockedUntil} ${f.lockVersion} ${f.createdAt})
   ${filter}
 done`;
   const minLease = Math.min(...plan.actions.map((a) => a.lease.leaseMs));
   return {
     stuck: [{ language: 'bash', title: `Stuck PROCESSING records (lease over for more than ${Math.round((2 * minLease) / 1000)} s); run against a replica`, code: scan(`[ "$1" = PROCESSING ] && [ "$2" -lt $((now - ${2 * minLease})) ] && echo "$key lock_version=$3 lease_ended=$2"`) }],
     release: [
-      { language: 'bash', title: 'Inspect one record', code: `redis-cli HGETALL 'idem:<scope length>:<scope>:<key>'` },
-      { language: 'bash', title: 'Manual release: end the lease and bump lock_version (fences out the old holder)', code: `redis-cli --eval db/redis/force_release.lua 'idem:<scope length>:<scope>:<key>'` },
+      { language: 'bash', title: 'Inspect one record', code: `redis-cli HGETALL ${one}` },
+      { language: 'bash', title: 'Manual release: end the lease and bump lock_version (fences out the old holder) — the runtime’s own script', code: `redis-cli --eval db/redis/force-release.lua ${one}` },
     ],
     splitBrain: [
       { language: 'bash', title: 'Records taken over at least once (lock_version above its creation time in ms)', code: scan('[ "${3:-0}" -gt "${4:-0}" ] && echo "$key status=$1 takeovers=$(( $3 - $4 ))"') },
       { language: 'bash', title: 'Replication health: a failover can lose acknowledged claims', code: 'redis-cli INFO replication | grep -E "role|connected_slaves|master_repl_offset|slave[0-9]"' },
     ],
-    maintenance: [{ language: 'bash', title: 'Memory and key count (records expire by PEXPIREAT; no partitions to rotate)', code: "redis-cli INFO memory | grep -E 'used_memory_human|maxmemory_policy'\nredis-cli INFO keyspace\n# maxmemory-policy must be noeviction: an evicted record is a forgotten claim." }],
+    maintenance: [{ language: 'bash', title: 'Memory and key count (finished records expire by PEXPIREAT; no partitions to rotate)', code: "redis-cli INFO memory | grep -E 'used_memory_human|maxmemory_policy'\nredis-cli INFO keyspace\n# maxmemory-policy must be noeviction: an evicted record is a forgotten claim." }],
     divergence: [{ language: 'bash', title: 'Payment records still PROCESSING past 2× the lease, to look up at the provider', code: scan(`[ "$1" = PROCESSING ] && [ "$2" -lt $((now - ${2 * minLease})) ] && echo "$key"`) }],
-    flooding: [{ language: 'bash', title: 'Keys per scope (run against a replica)', code: "redis-cli --scan --pattern 'idem:*' --count 1000 | cut -d: -f3 | sort | uniq -c | sort -rn | head -20" }],
+    flooding: [{ language: 'bash', title: 'Keys per scope (run against a replica)', code: `redis-cli --scan --pattern '${records}' --count 1000 | sed -e 's/^.*{//' -e 's/|.*$//' | sort | uniq -c | sort -rn | head -20` }],
   };
 }
 

@@ -1,5 +1,6 @@
 /** Section 8: security — the eight points, tailored to the stack. */
-import { bullets, labelled, para, rich, section, txt } from '../inline.js';
+import { DEFAULT_PROBLEM_TYPE_BASE, PROBLEM_CODES, PROBLEMS, problemStatus } from '@idempotency-builder/runtime/contract';
+import { bullets, code, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Section } from '../model.js';
 import type { StoreKind } from '../plan/stack.js';
 import type { DesignContext } from './context.js';
@@ -33,5 +34,11 @@ export function securitySection(ctx: DesignContext): Section {
       labelled('PII in stored responses', txt`${payments ? 'payment responses are stored in full so a retry gets the same answer; ' : ''}${rich(ENCRYPTION[plan.stack.store])}. For non-critical actions store only the status and a SHA-256 of the body (the runtime’s hash-only codec) — a replay then confirms the outcome without keeping personal data. Retention (section 5.4) bounds how long anything is kept; GDPR erasure deletes a user’s records by \`user_id\`.`),
       labelled('Log hygiene', txt`never log full keys, fingerprints or bodies. The runtime logs keys as \`h:\` + the first 12 hex characters of their SHA-256 — enough to correlate log lines, useless to replay a request.`),
     ]),
+    para(txt`Every refusal is \`application/problem+json\` (RFC 9457) with the type ${code(`${DEFAULT_PROBLEM_TYPE_BASE}<code>`)} and a fixed title that never echoes the request. The table is the runtime adapters’ own (\`PROBLEMS\`); the IETF profile answers a reused key with other parameters with 422 instead of 409.`),
+    table(
+      ['Code', 'Status', 'IETF profile', 'Title'],
+      PROBLEM_CODES.map((c) => [[code(c)], String(problemStatus(c, 'spec')), String(problemStatus(c, 'ietf')), PROBLEMS[c].title]),
+      'Refusals and their HTTP answers',
+    ),
   ]);
 }

@@ -13,8 +13,8 @@ export interface StoreText {
 export const STORE_TEXT: Record<StoreKind, StoreText> = {
   postgresql: {
     claim:
-      'One statement: `INSERT … ON CONFLICT (idempotency_key, user_id) DO UPDATE … WHERE <orphaned or expired>` claims a new key or takes over a dead one; if neither applies, the same statement’s second branch returns the existing record. Under READ COMMITTED a concurrent claim can commit between this statement’s snapshot and its conflict check; the statement then returns no row at all, and running it once more settles it. Code that prefers smaller statements uses `claim_insert` (insert-if-absent), `fetch` and `reclaim` (a compare-and-set on lock_version) — same guarantees, up to three round trips.',
-    clock: 'Every comparison uses `now()` inside the statement — the database server’s clock, one clock for every app server. `fetch` returns the verdicts (`lease_over`, `expired`) computed in SQL, so application code never compares timestamps itself.',
+      'The runtime’s claim is one statement and one round trip: it reads the row, then either inserts (`ON CONFLICT DO NOTHING`), takes over an orphan (lease over, same fingerprint and owner) or an expired record with a compare-and-set `UPDATE` that re-checks status, lease and lock_version on the newest row version, or returns the record as it stands — replays write nothing. Under READ COMMITTED a concurrent claim can commit after the statement’s snapshot; the statement then returns no row, and the store runs it once more. The partitioned layout calls a server-side function with the same answers, which takes a per-key advisory lock first.',
+    clock: 'Every comparison uses `clock_timestamp()` — the database server’s clock, one clock for every app server — read once per statement. Not `now()`: that is frozen at the start of the transaction, and in transactional mode the claim runs inside the caller’s transaction, possibly seconds after it began.',
   },
   mysql: {
     claim:
@@ -23,13 +23,13 @@ export const STORE_TEXT: Record<StoreKind, StoreText> = {
   },
   sqlite: {
     claim:
-      '`INSERT … ON CONFLICT DO NOTHING RETURNING` claims a new key; otherwise `fetch` reads the record and a fenced `UPDATE … WHERE lock_version = <read value> AND <orphaned or expired> RETURNING` takes over a dead one. SQLite serialises writers, so each statement is atomic across every process sharing the file (WAL mode, `busy_timeout` at least the detection-latency budget).',
-    clock: 'Times are integer milliseconds from SQLite’s own clock (`julianday(\'now\')`) inside each statement; on one host that is the only clock anyway.',
+      'Inside one `BEGIN IMMEDIATE` transaction (SQLite serialises writers): `claimRead` reads the store clock and the record, then `claimUpsert` inserts, or takes over only an orphan (same fingerprint and owner) or an expired finished record, by `ON CONFLICT … DO UPDATE … WHERE`. Atomic across every process sharing the file (WAL mode, `busy_timeout` at least the detection-latency budget).',
+    clock: 'Times are integer milliseconds from SQLite’s own clock (`unixepoch(\'subsec\')`), fixed for the whole statement; on one host that is the only clock anyway.',
   },
   redis: {
     claim:
-      '`claim.lua`, one EVALSHA: it reads the record hash, and inserts, takes over (lease over and same fingerprint, or expired) or returns the existing record — all inside one script, which Redis runs atomically. Each record is one key, so every script touches one hash slot and runs unchanged on Redis Cluster.',
-    clock: 'Scripts read the server clock with `TIME`; application clocks never decide a lease. The record carries `PEXPIREAT` at its expiry, so Redis deletes it by itself.',
+      'The runtime’s `claim.lua`, one EVALSHA: it reads the record hash, and inserts, takes over (lease over with the same fingerprint and owner, or an expired finished record) or returns the existing record — all inside one script, which Redis runs atomically. The record and its release fence share a hash tag, so every script touches one slot and runs unchanged on Redis Cluster.',
+    clock: 'Scripts read the server clock with `TIME`; application clocks never decide a lease. A finished record carries `PEXPIREAT` (its expiry plus a grace period), so Redis deletes it by itself; a PROCESSING record never gets an expiry — only its lease decides when it can be taken over.',
     durability:
       'Redis replicates asynchronously: a claim acknowledged by a primary that fails before replicating can vanish in a failover, letting a duplicate run. For payment actions, wait for one replica after each write (`WAIT 1 <ms>`, the runtime’s `waitForReplicas` option) and fail closed when it times out; enable AOF with `appendfsync everysec` so a restart does not drop the store.',
   },

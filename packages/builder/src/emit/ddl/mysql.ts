@@ -4,7 +4,16 @@
  * compare-and-set takeover; all times from the server's UTC clock.
  */
 import type { NamedStatement } from '../sql/statements.js';
-import type { SqlSchemaOptions } from './postgresql.js';
+
+export interface SqlSchemaOptions {
+  readonly table: string;
+  /** Partition the table by KEY (idempotency_key): uniqueness of (key, user_id) stays global. */
+  readonly partitioned: boolean;
+  /** Add the saga step table. */
+  readonly saga: boolean;
+  /** Number of partitions when partitioned. */
+  readonly partitions?: number;
+}
 
 const NOW = 'UTC_TIMESTAMP(3)';
 /** The server clock in whole ms since the epoch (UTC, no session time zone involved). */

@@ -1,30 +1,84 @@
 /**
- * The Java artifacts: package com.example.idempotency — JDK-only core and stores, Spring Boot glue,
- * JUnit 5 tests.
+ * The Java artifacts: package com.example.idempotency, copied from templates/java/ (real Java 17,
+ * compiled by javac) plus ProjectData.java, the only per-project file (project.json as a text
+ * block). JDK-only core and stores (JDBC; Redis through a Commands port, with a minimal RESP
+ * client), Spring Boot glue, JUnit 5 tests and the shared conformance scenario runner.
  */
 import type { Artifact } from '../../design/model.js';
 import type { Plan } from '../../design/plan/plan.js';
-import { fingerprintJava, providerKeysJava } from './core.js';
-import { engineJava } from './engine.js';
-import { cleanupJava, executorJava, javaTests } from './spring.js';
-import { storeJava } from './stores.js';
+import { projectJson, standaloneStore } from '../standalone/project-data.js';
+import { template } from '../standalone/templates.js';
 
+export const JAVA_PACKAGE = 'com.example.idempotency';
+
+const STORE_FILES = {
+  postgresql: ['Jdbc.java', 'PostgresIdempotencyStore.java'],
+  mysql: ['Jdbc.java', 'MysqlIdempotencyStore.java'],
+  sqlite: ['Jdbc.java', 'SqliteIdempotencyStore.java'],
+  redis: ['RedisIdempotencyStore.java', 'RespClient.java'],
+} as const;
+
+const PURPOSES: Record<string, string> = {
+  'Project.java': 'Reads ProjectData: actions, policies, problem types, statements.',
+  'Json.java': 'A small JSON reader (the JDK has none).',
+  'Fingerprint.java': 'Fingerprint utility, identical to the TypeScript runtime’s.',
+  'IdempotencyEngine.java': 'The flow: claim, run once, store, replay; heartbeat.',
+  'Jdbc.java': 'What the JDBC stores share.',
+  'RespClient.java': 'A minimal JDK-only Redis client (or plug in Lettuce/Jedis).',
+  'IdempotentExecutor.java': 'Spring component controllers call.',
+  'IdempotencyCleanupJob.java': 'Scheduled cleanup job.',
+  'ProviderKeys.java': 'Deterministic provider keys.',
+  'IdempotencyEngineTest.java': 'JUnit 5 suite for the section 11 scenarios (in memory).',
+  'ConformanceRunner.java': 'Runs the runtime’s shared conformance scenarios against the real store.',
+};
+
+const hasProviders = (plan: Plan) => plan.answers.paymentProviders.length > 0 || plan.actions.some((a) => a.action.provider);
+
+/**
+ * project.json as a Java text block: backslashes doubled and `"""` escaped, every line at column
+ * 0 so the text block keeps it byte for byte (JSON strings hold no raw newlines or trailing blanks).
+ * @example projectDataJava('{"a": 1}\n').includes('static final String JSON')
+ */
+export function projectDataJava(json: string): string {
+  const block = json.replace(/\\/g, '\\\\').replace(/"""/g, '\\"""');
+  return `package ${JAVA_PACKAGE};
+
+/** Per-project data (project.json), rendered by idempotency-builder: the only file that differs between projects. */
+final class ProjectData {
+    static final String JSON = """
+${block}""";
+
+    private ProjectData() {}
+}
+`;
+}
 
 /**
  * Every generated Java file for the plan.
  * @example javaArtifacts(plan).map((a) => a.path)
  */
 export function javaArtifacts(plan: Plan): Artifact[] {
-  const store = storeJava(plan);
-  const files: Artifact[] = [
-    { path: `Fingerprint.java`, language: 'java', content: fingerprintJava(plan), purpose: 'Fingerprint utility, identical to the TypeScript runtime’s.' },
-    { path: `IdempotencyEngine.java`, language: 'java', content: engineJava(plan), purpose: 'The flow: claim, run once, store, replay; heartbeat.' },
-    { path: `${store.file}`, language: 'java', content: store.content, purpose: `The ${plan.stack.storeName} store.` },
-    { path: `IdempotentExecutor.java`, language: 'java', content: executorJava(), purpose: 'Spring component controllers call.' },
-    { path: `IdempotencyCleanupJob.java`, language: 'java', content: cleanupJava(plan), purpose: 'Scheduled cleanup job.' },
+  const store = standaloneStore(plan);
+  const names = [
+    'Project.java',
+    'Json.java',
+    'Fingerprint.java',
+    'IdempotencyEngine.java',
+    ...STORE_FILES[store],
+    'IdempotentExecutor.java',
+    'IdempotencyCleanupJob.java',
+    ...(hasProviders(plan) ? ['ProviderKeys.java'] : []),
+    'IdempotencyEngineTest.java',
+    'ConformanceRunner.java',
   ];
-  const providers = providerKeysJava(plan);
-  if (providers) files.push({ path: `ProviderKeys.java`, language: 'java', content: providers, purpose: 'Deterministic provider keys.' });
-  files.push({ path: `IdempotencyEngineTest.java`, language: 'java', content: javaTests(plan), purpose: 'JUnit 5 suite for the section 11 scenarios.' });
+  const files: Artifact[] = [
+    {
+      path: 'ProjectData.java',
+      language: 'java',
+      content: projectDataJava(projectJson(plan, { postgresql: 'question', mysql: 'question', sqlite: 'question' })),
+      purpose: 'Per-project data: project.json as a text block.',
+    },
+  ];
+  for (const name of names) files.push({ path: name, language: 'java', content: template('java', name), purpose: PURPOSES[name] ?? `The ${plan.stack.storeName} store.` });
   return files;
 }

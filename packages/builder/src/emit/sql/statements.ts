@@ -1,7 +1,7 @@
 /**
- * Named SQL statements with `:name` parameters, rendered into each driver's placeholder style.
- * One source feeds the queries file, the document and the standalone code in every language, so
- * they cannot drift apart.
+ * Named SQL statements with `:name` parameters (the builder's own: MySQL, saga steps), rendered
+ * into each driver's placeholder style. The runtime's statements keep their own form and are
+ * never rewritten (emit/runtime-contract.ts).
  */
 
 export interface NamedStatement {
@@ -74,7 +74,7 @@ export function toNamed(sql: string): RenderedStatement {
 
 /**
  * The queries file: every statement under a `-- name:` header (the yesql/pgtyped convention).
- * @example queriesFile('PostgreSQL', postgresStatements('idempotency_store'))
+ * @example queriesFile('MySQL', mysqlStatements('idempotency_store'))
  */
 export function queriesFile(title: string, statements: readonly NamedStatement[]): string {
   const blocks = statements.map((statement) => `-- name: ${statement.name}\n-- ${statement.purpose}\n${statement.sql.trim()};\n`);

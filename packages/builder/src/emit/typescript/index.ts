@@ -5,11 +5,10 @@
 import type { Artifact } from '../../design/model.js';
 import type { Plan } from '../../design/plan/plan.js';
 import { cleanupFile, providerKeysFile, workerFile } from './ops-files.js';
-import { engineFile, fingerprintsFile, problemsFile } from './core-files.js';
+import { engineFile, fingerprintsFile } from './core-files.js';
 import { frameworkFile } from './framework-files.js';
 import { protectFile } from './protect-file.js';
 import { testFile } from './test-file.js';
-
 
 /**
  * Every generated TypeScript file for the plan.
@@ -19,7 +18,6 @@ export function typescriptArtifacts(plan: Plan): Artifact[] {
   const files: Artifact[] = [
     { path: `idempotency.ts`, language: 'typescript', content: engineFile(plan), purpose: 'The store, the engine, and each action’s lock timeout and key expiry.' },
     { path: `fingerprints.ts`, language: 'typescript', content: fingerprintsFile(plan), purpose: 'Fingerprint utility: SHA-256 of each action’s significant fields.' },
-    { path: `http-problems.ts`, language: 'typescript', content: problemsFile(), purpose: 'Typed runtime errors as problem+json HTTP answers.' },
   ];
   const glue = frameworkFile(plan, plan.stack.framework);
   if (glue) {

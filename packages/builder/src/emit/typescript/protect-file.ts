@@ -49,11 +49,16 @@ export function protectFile(plan: Plan): string | undefined {
 //   const result = await protect({ action: 'stripeWebhook', scope: undefined, body: event }, handle);
 //   res.status(result.status).set(result.headers ?? {}).json(result.body);
 import { deriveIntent, IdempotencyError, type ActionContext, type Idempotency } from '@idempotency-builder/runtime';
+import { problemAnswer, problemForError } from '@idempotency-builder/runtime/contract';
 import { fieldValue, fingerprint } from './fingerprints.js';
-import { problem, problemFor, type HttpResult } from './http-problems.js';
 import { idempotency, POLICIES } from './idempotency.js';
 
-export type { HttpResult } from './http-problems.js';
+/** What a route sends: status, body and headers. Refusals are the runtime adapters' own answers. */
+export interface HttpResult {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 export type HttpAction = ${union};
 
@@ -94,7 +99,8 @@ function intentOf(action: HttpAction, body: Body): string | HttpResult {
     return deriveIntent((DERIVED[action] ?? []).map((path) => fieldValue(body, path)));
   }
   const id = webhookEvent(action, body)?.id;
-  if (!id || !EVENT_ID.test(id)) return problem(400, 'invalid_event', 'The webhook payload has no usable event id.');
+  // The event id is the idempotency key: a payload without a usable one has a malformed key.
+  if (!id || !EVENT_ID.test(id)) return problemAnswer('invalid_key');
   return id;
 }
 
@@ -111,7 +117,7 @@ export async function protect(
   const intent = intentOf(input.action, body);
   if (typeof intent !== 'string') return intent;
   const scope = INTENT[input.action] === 'event' ? webhookEvent(input.action, body)?.scope : input.scope;
-  if (!scope) return problem(401, 'unauthenticated', 'Idempotent requests need an authenticated caller.');
+  if (!scope) return problemAnswer('unauthenticated');
   try {
     const { value, replayed } = await engine.run<HttpResult>(
       { key: \`\${input.action}_\${intent}\`, scope, fingerprint: fingerprint(input.action, body, input.path) },
@@ -120,7 +126,8 @@ export async function protect(
     );
     return replayed ? { ...value, headers: { ...value.headers, 'Idempotent-Replayed': 'true' } } : value;
   } catch (error) {
-    if (error instanceof IdempotencyError) return problemFor(error);
+    // The same problem+json the runtime's adapters answer (status table, type, Retry-After).
+    if (error instanceof IdempotencyError) return problemForError(error);
     throw error;
   }
 }

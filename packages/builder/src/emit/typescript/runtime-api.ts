@@ -50,7 +50,8 @@ export const STORE_IMPORTS: Record<StoreKind, StoreImport> = {
     driverImports: ["import { Redis } from 'ioredis';"],
     // lazyConnect: importing this module (e.g. from a unit test) opens no connection.
     setup: ["const client = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });"],
-    create: "createRedisStore({ client, prefix: 'idem' })",
+    // The default prefix (`idem:`), which the runbook's redis-cli snippets scan.
+    create: 'createRedisStore({ client })',
     packages: ['ioredis'],
   },
   dynamodb: {

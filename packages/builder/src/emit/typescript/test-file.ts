@@ -25,9 +25,9 @@ export function testFile(plan: Plan, framework: 'vitest' | 'jest'): string {
 import { randomUUID } from 'node:crypto';
 ${importLine}
 import { createIdempotency, IdempotencyError } from '@idempotency-builder/runtime';
+import { problemForError } from '@idempotency-builder/runtime/contract';
 import { createMemoryStore } from '@idempotency-builder/runtime/memory';
 import { fingerprint } from './fingerprints.js';
-import { problemFor } from './http-problems.js';
 import { PermanentError, POLICIES } from './idempotency.js';
 
 const ACTION = ${JSON.stringify(name)} as const;
@@ -57,7 +57,7 @@ async function statusOf(promise: Promise<unknown>): Promise<number> {
     await promise;
     return 201;
   } catch (error) {
-    if (error instanceof IdempotencyError) return problemFor(error).status;
+    if (error instanceof IdempotencyError) return problemForError(error).status;
     throw error;
   }
 }

@@ -9,6 +9,7 @@
  * needs "now" more than once it reads the clock once (a MATERIALIZED CTE, or an uncorrelated
  * sub-select, which PostgreSQL evaluates once and can use as an index bound).
  */
+import type { PostgresLayout, TableNames } from './schema.js';
 
 /** A TIMESTAMPTZ as float ms since the epoch (microseconds kept as the fraction). */
 export const epochMs = (expression: string) => `(extract(epoch FROM ${expression}) * 1000)::float8`;
@@ -231,3 +232,30 @@ export function postgresStatements(table: string, claimFunction?: string) {
 }
 
 export type PostgresStatements = ReturnType<typeof postgresStatements>;
+
+/**
+ * The statements a store over `names` in `layout` runs — the very object createPostgresStore
+ * uses, so what the contract subpath and the design document show is what the store executes.
+ * @example storeStatements(tableNames('public', 'idempotency_store'), 'plain').claim
+ */
+export function storeStatements(names: TableNames, layout: PostgresLayout): PostgresStatements {
+  return postgresStatements(names.qualified, layout === 'partitioned' ? names.claimFunction : undefined);
+}
+
+/**
+ * What each statement's `$n` stands for, in order (`$1` = the first name): the bind order for
+ * generated stores in other languages. `finish` takes 'COMPLETED' or 'FAILED' as `status`.
+ */
+export const POSTGRES_STATEMENT_PARAMS: Readonly<Record<keyof PostgresStatements, readonly string[]>> = {
+  claim: ['key', 'scope', 'fingerprint', 'owner', 'leaseMs', 'ttlMs', 'replaceExpired'],
+  finish: ['key', 'scope', 'lockVersion', 'status', 'responseCode', 'responseHeaders', 'responseEncoding', 'responseBytes', 'responseBody', 'ttlMs'],
+  release: ['key', 'scope', 'lockVersion'],
+  extend: ['key', 'scope', 'lockVersion', 'leaseMs'],
+  get: ['key', 'scope'],
+  purgeExpired: ['batchSize'],
+  listStuck: ['olderThanMs', 'limit'],
+  forceRelease: ['key', 'scope'],
+  sizeExact: [],
+  sizeEstimate: ['qualifiedTable'],
+  now: [],
+};
