@@ -134,7 +134,15 @@ describe.each(targets)('ops commands on $name', (target) => {
     // The released record's old holder is fenced out.
     if (orphan.outcome !== 'claimed') throw new Error('expected a claim');
     expect(await store.complete({ key: 'pay_orphan', scope: 'user-1', lockVersion: orphan.lockVersion, ttlMs: 60_000, response: { statusCode: 201, headers: null, body, encoding: 'json' } })).toBe('lost');
-    // Releasing again finds nothing to release.
+    // What `stuck` lists after a release, as the command says: the same record, its version bumped,
+    // until the same intent's retry takes it over.
+    const after = JSON.parse((await cli('stuck', ...target.flags, '--json')).stdout) as { key: string; lockVersion: number }[];
+    expect(after).toEqual([expect.objectContaining({ key: 'pay_orphan', lockVersion: orphan.lockVersion + 1 })]);
+    expect(released.stdout).toMatch(/keeps listing it/);
+    const retry = await store.claim({ ...base, key: 'pay_orphan', scope: 'user-1', leaseMs: 5_000 });
+    expect(retry).toMatchObject({ outcome: 'claimed', reclaimed: true });
+    expect(JSON.parse((await cli('stuck', ...target.flags, '--json')).stdout)).toEqual([]);
+    // Nothing to release in another scope.
     expect((await cli('release', 'pay_orphan', '--scope', 'user-2', ...target.flags)).code).toBe(1);
 
     const purged = await cli('purge', ...target.flags, '--json');

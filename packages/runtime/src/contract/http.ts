@@ -1,16 +1,11 @@
 /** The HTTP contract every adapter keeps: problem types and statuses, replay headers, stored statuses. */
 import { DEFAULT_REPLAY_HEADERS, FORBIDDEN_REPLAY_HEADERS, REPLAYED_HEADER } from '../adapters/http/http-response.js';
 import { defaultStoreStatus } from '../adapters/http/options.js';
-import { IdempotencyError, InProgressError, ReplayedFailureError, StoreBusyError } from '../core/errors.js';
-import { PROBLEMS, problemResponse, problemStatus, type HttpProfile, type ProblemCode } from '../adapters/http/problem.js';
+import type { IdempotencyError } from '../core/errors.js';
+import { DEFAULT_PROBLEM_TYPE_BASE, PROBLEMS, problemResponse, problemStatus, refusalResponse, type HttpProfile, type ProblemCode } from '../adapters/http/problem.js';
 
-export { PROBLEMS, problemStatus, DEFAULT_REPLAY_HEADERS, FORBIDDEN_REPLAY_HEADERS, REPLAYED_HEADER, defaultStoreStatus, type HttpProfile, type ProblemCode };
+export { DEFAULT_PROBLEM_TYPE_BASE, PROBLEMS, problemStatus, DEFAULT_REPLAY_HEADERS, FORBIDDEN_REPLAY_HEADERS, REPLAYED_HEADER, defaultStoreStatus, type HttpProfile, type ProblemCode };
 
-/**
- * Prefix of every problem `type` unless a route sets `problemTypeBase`; the code is appended.
- * The adapters' option default (adapters/http/options.ts) is checked equal to it by a test.
- */
-export const DEFAULT_PROBLEM_TYPE_BASE = 'urn:idempotency-builder:problem:';
 
 /** Every problem code, in the table's order. */
 export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
@@ -56,17 +51,8 @@ export function problemForError(
   error: IdempotencyError,
   { profile = 'spec', typeBase = DEFAULT_PROBLEM_TYPE_BASE }: { profile?: HttpProfile; typeBase?: string } = {},
 ): { status: number; headers: Readonly<Record<string, string>>; body: ProblemBody } {
-  const answer = (code: ProblemCode, extra: { retryAfterMs?: number; status?: number } = {}) => {
-    const response = problemResponse({ code, profile, typeBase, ...extra });
-    return { status: response.status, headers: response.headers, body: decodeBody(response.body) };
-  };
-  if (error instanceof InProgressError || error instanceof StoreBusyError) return answer(error.code, { retryAfterMs: error.retryAfterMs });
-  if (error instanceof ReplayedFailureError) {
-    const status = error.stored.statusCode;
-    return answer('replayed_failure', status !== undefined && status >= 400 && status <= 599 ? { status } : {});
-  }
-  if (error.code === 'store_unavailable' || error.code === 'lease_lost') return answer(error.code, { retryAfterMs: 1000 });
-  return answer(error.code);
+  const response = refusalResponse(error, { profile, typeBase });
+  return { status: response.status, headers: response.headers, body: decodeBody(response.body) };
 }
 
 const decodeBody = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as ProblemBody;

@@ -3,7 +3,7 @@
  * Identity by default; encryption at rest (`createEncryptionCodec`) and hash-only storage
  * (`createHashOnlyCodec`) plug in here without touching stores or adapters.
  */
-import { IdempotencyError, type IdempotencyErrorCode } from './errors.js';
+import { IdempotencyError } from './errors.js';
 import type { RecordStatus, StoredResponse } from './record.js';
 
 /**
@@ -41,6 +41,6 @@ export const identityCodec: ResponseCodec = {
 export class ResponseUnreadableError extends IdempotencyError {
   constructor(message: string, options?: { cause?: unknown }) {
     // Cast until errors.ts lists 'response_unreadable' (requested from the lead).
-    super('response_unreadable' as unknown as IdempotencyErrorCode, message, options);
+    super('response_unreadable', message, options);
   }
 }

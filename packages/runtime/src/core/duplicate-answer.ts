@@ -51,7 +51,8 @@ export async function answerDuplicate<T>({
   if (record.status !== 'PROCESSING' && record.expiresAt <= now) throw new ExpiredKeyRejectedError();
   metrics.increment(METRICS.duplicatesBlocked, { status: record.status.toLowerCase() });
   if (record.status === 'PROCESSING') return new InProgressError((record.lockedUntil ?? now) - now);
-  const stored = await codec.decode(storedResponse(record));
+  // The record's identity goes with it, so a codec can refuse a response copied from another record.
+  const stored = await codec.decode(storedResponse(record), { key: record.key, scope: record.scope, status: record.status });
   if (record.status === 'FAILED') throw new ReplayedFailureError(deserializeFailure(stored));
   return { value: serializer.deserialize(stored), replayed: true };
 }

@@ -1,5 +1,6 @@
 /**
  * The engine: claim -> run -> store -> replay, made safe (ARCHITECTURE.md, "Engine flow").
+ * `begin()` (begin.ts) is the primitive; `run()` is sugar over it.
  *
  * Lease timeline of one key (store clock):
  *
@@ -10,39 +11,23 @@
  *   claim(v=1)  worker dies            lease over   retry: claim -> PROCESSING(v=2), reclaimed
  *   |---leaseMs----X....................|           the dead worker's late complete(v=1) is 'lost'
  */
-import { answerDuplicate } from './duplicate-answer.js';
-import { IdempotencyError, InProgressError, LeaseLostError, StoreUnavailableError } from './errors.js';
-import { isFingerprint } from './fingerprint.js';
-import { startHeartbeat } from './heartbeat.js';
-import { LeaseSignal } from './lease-signal.js';
-import { GLOBAL_SCOPE, validateKey, validateScope } from './key.js';
-import { redact, type LogFields } from './logger.js';
-import { METRICS } from './metrics.js';
+import { createBegin, type BeginOptions, type BeginResult } from './begin.js';
+import { ExecutionTimeoutError } from './errors.js';
+import type { HeldClaim } from './held-claim.js';
+import { redact } from './logger.js';
 import { resolveOptions, type IdempotencyOptions, type ResolvedOptions } from './options.js';
-import {
-  jsonSerializer,
-  serializeFailure,
-  toStoredFailure,
-  type ResultSerializer,
-} from './serializer.js';
-import type { ClaimResult, FencedResult } from './store-contract.js';
+import type { RunRequest } from './run-request.js';
 
-export interface RunRequest {
-  /** The idempotency key, validated: 1..255 chars of `[A-Za-z0-9_.:~-]`. */
-  readonly key: string;
-  /** The authenticated user/account/tenant id, or `'global'` by explicit choice. */
-  readonly scope: string;
-  /** SHA-256 hex of the significant fields (see `fingerprintFields` / `fingerprintJson`). */
-  readonly fingerprint: string;
-  /**
-   * With `scope: 'global'`: the caller's identity. A key created by another owner answers
-   * `key_not_found`, never that owner's response.
-   */
-  readonly owner?: string;
-}
+export type { RunRequest } from './run-request.js';
+export type { BeginOptions, BeginResult, Replayed } from './begin.js';
+export type { HeldClaim } from './held-claim.js';
 
 export interface ActionContext {
-  /** Aborted when the lease is lost: stop work; nothing this run returns will be stored. */
+  /**
+   * Aborted when the lease is lost or `maxExecutionMs` passes (stop work; nothing this run
+   * returns will be stored), or as a notice when the caller's `signal` aborts (a client
+   * disconnect: the action decides; a value it still returns is stored).
+   */
   readonly signal: AbortSignal;
   /** This holder's fencing token; pass it to downstream writes that can check it. */
   readonly lockVersion: number;
@@ -50,17 +35,7 @@ export interface ActionContext {
   readonly reclaimed: boolean;
 }
 
-export interface RunOptions<T> {
-  /** How the result is kept and replayed. Default: JSON. */
-  readonly serializer?: ResultSerializer<T>;
-  /**
-   * Instead of answering `in_progress` at once, wait up to this long for the first holder to
-   * finish and replay its result (or take over if its lease ends). Default 0.
-   */
-  readonly waitMs?: number;
-  /** Per-call overrides of the engine's lease and retention. */
-  readonly leaseMs?: number;
-  readonly ttlMs?: number;
+export interface RunOptions<T> extends BeginOptions<T> {
   /**
    * Decide per result whether it is stored. `false` releases the claim as if the action had
    * failed transiently (HTTP: a 5xx), and the result is returned unstored.
@@ -87,11 +62,35 @@ export interface Idempotency {
    * );
    */
   run<T = unknown>(request: RunRequest, action: Action<T>, options?: RunOptions<T>): Promise<RunResult<T>>;
+  /**
+   * Phase one alone: validate, claim, answer a duplicate. Returns the replayed value
+   * (`outcome: 'replayed'`), throws the typed refusal (`in_progress`, `fingerprint_mismatch`, …),
+   * or returns a held claim: do the work, then call exactly one of `complete(value)`,
+   * `fail(error)` (permanent, replayed) or `release()` (transient).
+   * @example
+   * const begun = await idempotency.begin({ key, scope: user.id, fingerprint });
+   * if (begun.outcome === 'replayed') return begun.value;
+   * let value;
+   * try { value = await charge({ signal: begun.signal }); } catch (error) { await begun.release(); throw error; }
+   * await begun.complete(value);
+   */
+  begin<T = unknown>(request: RunRequest, options?: BeginOptions<T>): Promise<BeginResult<T>>;
   /** The resolved options, for adapters and ops tooling. */
   readonly options: ResolvedOptions;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Rejects with the execution timeout when the held claim's deadline passes first. */
+function withDeadline<T>(held: HeldClaim<unknown>, work: Promise<T>): Promise<T> {
+  const signal = held.signal;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      if (signal.reason instanceof ExecutionTimeoutError) reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
 
 /**
  * Creates the engine over a store.
@@ -102,152 +101,49 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export function createIdempotency(options: IdempotencyOptions): Idempotency {
   const resolved = resolveOptions(options);
-  const { store, metrics, logger, codec } = resolved;
+  const begin = createBegin(resolved);
+  const { logger } = resolved;
 
-  async function storeCall<R>(operation: string, call: () => Promise<R>): Promise<R> {
-    try {
-      return await call();
-    } catch (error) {
-      // A store that already classified its failure keeps its own typed error.
-      throw error instanceof IdempotencyError ? error : new StoreUnavailableError(operation, error);
-    }
-  }
-
-  async function finish(
-    operation: 'complete' | 'fail',
-    id: { key: string; scope: string; lockVersion: number },
-    write: () => Promise<FencedResult>,
-    log: () => LogFields,
-  ): Promise<FencedResult> {
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= resolved.finishAttempts; attempt++) {
-      try {
-        const result = await write();
-        if (result === 'lost' && attempt > 1 && (await finishedByUs(id))) return 'applied';
-        return result;
-      } catch (error) {
-        lastError = error;
-        logger.warn({ ...log(), attempt }, `idempotency ${operation} failed; retrying`);
-        await sleep(20 * 2 ** attempt);
-      }
-    }
-    throw new StoreUnavailableError(operation, lastError);
-  }
-
-  /**
-   * After a write whose reply was lost, a retry finds the record finished: it was our own write
-   * if the record is finished at our lockVersion (finishing never changes the version).
-   */
-  async function finishedByUs(id: { key: string; scope: string; lockVersion: number }): Promise<boolean> {
-    const record = await store.get(id).catch(() => null);
-    return record !== null && record.status !== 'PROCESSING' && record.lockVersion === id.lockVersion;
-  }
-
-  async function execute<T>(
-    request: RunRequest,
-    claim: Extract<ClaimResult, { outcome: 'claimed' }>,
-    action: Action<T>,
-    leaseMs: number,
-    ttlMs: number,
-    serializer: ResultSerializer<T>,
-    shouldStore: ((value: T) => boolean) | undefined,
-  ): Promise<RunResult<T>> {
-    // Hashing is deferred to the rare lines that log: it is not free on the hot path.
-    const log = (): LogFields => ({ key: redact(request.key), scope: redact(request.scope) });
-    const id = { key: request.key, scope: request.scope, lockVersion: claim.lockVersion };
-    if (claim.reclaimed) {
-      metrics.increment(METRICS.orphanReclaims);
-      metrics.increment(METRICS.lockTimeouts);
-      logger.warn({ ...log(), lockVersion: claim.lockVersion }, 'idempotency orphaned claim reclaimed');
-    } else {
-      metrics.increment(METRICS.keysCreatedPerUser);
-    }
-
-    const lease = new LeaseSignal();
-    const heartbeat = resolved.heartbeat ? startHeartbeat(store, { ...id, leaseMs }, lease, logger, log) : undefined;
-    const started = performance.now();
+  async function run<T>(request: RunRequest, action: Action<T>, runOptions: RunOptions<T> = {}): Promise<RunResult<T>> {
+    const begun = await begin<T>(request, runOptions);
+    if (begun.outcome === 'replayed') return { value: begun.value, replayed: true };
+    const held = begun;
     let value: T;
     try {
-      value = await action({
-        get signal() {
-          return lease.signal;
-        },
-        lockVersion: claim.lockVersion,
-        reclaimed: claim.reclaimed,
-      });
-    } catch (error) {
-      await heartbeat?.stop();
-      metrics.observe(METRICS.processingDurationMs, performance.now() - started, { outcome: 'error' });
-      if (lease.lost) {
-        metrics.increment(METRICS.lockTimeouts);
-        throw error; // someone else holds the key now; write nothing
-      }
-      if (resolved.classify(error) === 'permanent') {
-        const response = await codec.encode(serializeFailure(toStoredFailure(error)));
-        const result = await finish('fail', id, () => store.fail({ ...id, response, ttlMs }), log);
-        if (result === 'lost') logger.warn(log(), 'idempotency failure not recorded: lease lost');
-      } else {
-        await store.release(id).catch((releaseError: unknown) => {
-          // The lease will lapse by itself; the caller's own error matters more here.
-          logger.warn({ ...log(), error: String(releaseError) }, 'idempotency release failed; the lease will expire');
+      const work = Promise.resolve().then(() =>
+        action({
+          get signal() {
+            return held.signal;
+          },
+          lockVersion: held.lockVersion,
+          reclaimed: held.reclaimed,
+        }),
+      );
+      const timed = (runOptions.maxExecutionMs ?? resolved.maxExecutionMs) !== null;
+      if (timed) {
+        value = await withDeadline(held, work).catch((error: unknown) => {
+          // The action outlived its time: give the key back once it settles (fenced by lockVersion).
+          if (error instanceof ExecutionTimeoutError) void work.then(() => held.release(), () => held.release());
+          throw error;
         });
+      } else {
+        value = await work;
       }
+    } catch (error) {
+      if (error instanceof ExecutionTimeoutError && held.lost) throw error;
+      if (!held.lost && resolved.classify(error) === 'permanent') await held.fail(error);
+      else await held.release();
       throw error;
     }
-    await heartbeat?.stop();
-    metrics.observe(METRICS.processingDurationMs, performance.now() - started, { outcome: 'ok' });
-    if (lease.lost) {
-      metrics.increment(METRICS.lockTimeouts);
-      throw new LeaseLostError();
-    }
-    if (shouldStore && !shouldStore(value)) {
-      await storeCall('release', () => store.release(id));
+    if (runOptions.shouldStore && !runOptions.shouldStore(value)) {
+      // Never throws: a failed release is logged and the lease lapses; the caller keeps its value.
+      const released = await held.release();
+      if (!released) logger.warn({ key: redact(request.key) }, 'idempotency release after shouldStore=false not confirmed');
       return { value, replayed: false };
     }
-    const response = await codec.encode(serializer.serialize(value));
-    const result = await finish('complete', id, () => store.complete({ ...id, response, ttlMs }), log);
-    if (result === 'lost') throw new LeaseLostError();
+    await held.complete(value);
     return { value, replayed: false };
   }
 
-  async function run<T>(request: RunRequest, action: Action<T>, runOptions: RunOptions<T> = {}): Promise<RunResult<T>> {
-    validateKey(request?.key, resolved.maxKeyLength);
-    validateScope(request.scope);
-    if (!isFingerprint(request.fingerprint)) {
-      throw new TypeError('request.fingerprint must be 64 lowercase hex characters (SHA-256).');
-    }
-    if (request.owner !== undefined && request.scope !== GLOBAL_SCOPE) {
-      throw new TypeError('request.owner only applies to scope "global"; scope the key to the user instead.');
-    }
-    const serializer = runOptions.serializer ?? (jsonSerializer as ResultSerializer<T>);
-    const leaseMs = runOptions.leaseMs ?? resolved.leaseMs;
-    const ttlMs = runOptions.ttlMs ?? resolved.ttlMs;
-    const deadline = Date.now() + (runOptions.waitMs ?? 0);
-    let pollMs = 25;
-
-    for (;;) {
-      const claim = await storeCall('claim', () =>
-        store.claim({
-          key: request.key,
-          scope: request.scope,
-          fingerprint: request.fingerprint,
-          owner: request.owner ?? null,
-          leaseMs,
-          ttlMs,
-          replaceExpired: resolved.onExpired === 'new',
-        }),
-      );
-      if (claim.outcome === 'claimed') {
-        return execute(request, claim, action, leaseMs, ttlMs, serializer, runOptions.shouldStore);
-      }
-      const answer = await answerDuplicate({ request, record: claim.record, now: claim.now, codec, serializer, metrics });
-      if (!(answer instanceof InProgressError)) return answer;
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw answer;
-      await sleep(Math.min(pollMs, remaining, Math.max(answer.retryAfterMs, 5)));
-      pollMs = Math.min(pollMs * 2, 250);
-    }
-  }
-
-  return { run, options: resolved };
+  return { run, begin: (request, beginOptions) => begin(request, beginOptions), options: resolved };
 }

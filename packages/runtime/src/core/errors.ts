@@ -3,17 +3,31 @@
  * documented set (docs/errors.md) that HTTP adapters map to statuses. The core never knows HTTP.
  */
 
-export type IdempotencyErrorCode =
-  | 'invalid_key'
-  | 'invalid_scope'
-  | 'invalid_options'
-  | 'fingerprint_mismatch'
-  | 'in_progress'
-  | 'key_not_found'
-  | 'expired_key_rejected'
-  | 'store_unavailable'
-  | 'lease_lost'
-  | 'replayed_failure';
+/** Every code an `IdempotencyError` can carry: the stable, documented set (docs/errors.md). */
+export const ERROR_CODES = [
+  'invalid_key',
+  'invalid_scope',
+  'invalid_options',
+  'fingerprint_mismatch',
+  'in_progress',
+  'key_not_found',
+  'expired_key_rejected',
+  'store_unavailable',
+  'lease_lost',
+  'replayed_failure',
+  'store_busy',
+  'execution_timeout',
+  'result_not_serializable',
+  'unhashable_input',
+  'invalid_body',
+  'unsupported_media_type',
+  'body_too_large',
+  'response_unreadable',
+  'invalid_signature',
+  'invalid_payload',
+] as const;
+
+export type IdempotencyErrorCode = (typeof ERROR_CODES)[number];
 
 export class IdempotencyError extends Error {
   readonly code: IdempotencyErrorCode;
@@ -61,7 +75,15 @@ export class InProgressError extends IdempotencyError {
   readonly retryAfterMs: number;
 
   constructor(retryAfterMs: number) {
-    super('in_progress', 'A request with this idempotency key is still being processed.');
+    // A refusal, not a fault: no stack trace. Capturing one costs more than answering the
+    // duplicate, and a flood answers 10^5 of them while the holder's heartbeat waits its turn.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super('in_progress', 'A request with this idempotency key is still being processed.');
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.retryAfterMs = Math.max(0, Math.ceil(retryAfterMs));
   }
 }
@@ -84,6 +106,45 @@ export class ExpiredKeyRejectedError extends IdempotencyError {
 export class StoreUnavailableError extends IdempotencyError {
   constructor(operation: string, cause: unknown) {
     super('store_unavailable', `The idempotency store failed during ${operation}.`, { cause });
+  }
+}
+
+/**
+ * Load shedding: this process already has as many store claims in flight and queued as it
+ * allows (`maxInFlightClaims` + `maxQueuedClaims`). Nothing was claimed and the action did not
+ * run; retry after `retryAfterMs`. Bounding the queue keeps a holder's own writes from waiting
+ * behind an unbounded pile of duplicates' claims.
+ */
+export class StoreBusyError extends IdempotencyError {
+  readonly retryAfterMs: number;
+
+  constructor(retryAfterMs = 1000) {
+    super('store_busy', 'The idempotency store is busy; the request was not processed. Retry later.');
+    this.retryAfterMs = Math.max(0, Math.ceil(retryAfterMs));
+  }
+}
+
+/**
+ * The action ran past `maxExecutionMs`: its signal was aborted with this error and nothing it
+ * returns is stored. The claim is released once the action settles, or lapses with its lease if
+ * it never does (docs/engine.md, "Maximum execution time").
+ */
+export class ExecutionTimeoutError extends IdempotencyError {
+  readonly maxExecutionMs: number;
+
+  constructor(maxExecutionMs: number) {
+    super('execution_timeout', `The action did not finish within ${maxExecutionMs} ms; its result is not stored.`);
+    this.maxExecutionMs = maxExecutionMs;
+  }
+}
+
+/**
+ * The action's result could not be encoded by the serializer (a BigInt, a cycle, …). The claim
+ * was released, so the key is not left PROCESSING; the action's effects happened, unrecorded.
+ */
+export class ResultNotSerializableError extends IdempotencyError {
+  constructor(cause: unknown) {
+    super('result_not_serializable', 'The action\'s result cannot be stored by the serializer; the claim was released.', { cause });
   }
 }
 

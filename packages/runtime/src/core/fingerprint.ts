@@ -5,7 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { IdempotencyError, type IdempotencyErrorCode } from './errors.js';
+import { IdempotencyError } from './errors.js';
 
 export type FingerprintField = string | number | bigint | boolean | null | undefined;
 
@@ -37,8 +37,7 @@ export class UnhashableInputError extends IdempotencyError {
   readonly reason: UnhashableReason;
 
   constructor(reason: UnhashableReason) {
-    // Cast until errors.ts lists 'unhashable_input' (requested from the lead).
-    super('unhashable_input' as unknown as IdempotencyErrorCode, `The value cannot be fingerprinted (${reason}).`);
+    super('unhashable_input', `The value cannot be fingerprinted (${reason}).`);
     this.reason = reason;
   }
 }

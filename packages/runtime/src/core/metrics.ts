@@ -23,6 +23,11 @@ export const METRICS = {
   keysCreatedPerUser: 'idempotency.keys_created_per_user',
   /** counter: an orphaned PROCESSING record was taken over after its lease. */
   orphanReclaims: 'idempotency.orphan_reclaims',
+  /**
+   * counter, labelled `provider`: reconciliation found two provider charges for one local intent
+   * (split brain). Any increase is a page: money moved twice.
+   */
+  splitBrain: 'idempotency.split_brain',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

@@ -31,6 +31,27 @@ export interface IdempotencyOptions {
   readonly heartbeat?: boolean;
   /** How often a store write after the action is retried before giving up. Default 3. */
   readonly finishAttempts?: number;
+  /**
+   * Every store call is abandoned after this long (a claim then answers `store_unavailable`; an
+   * extension counts as failed, and a lease with no successful extension for leaseMs aborts the
+   * action's signal). Default 5000.
+   */
+  readonly storeTimeoutMs?: number;
+  /**
+   * Longest an action may run; past it the signal aborts with `ExecutionTimeoutError`, `run()`
+   * rejects with it, and the claim is released once the action settles (or lapses with its
+   * lease if it never does). Overridable per call. Default: no limit.
+   */
+  readonly maxExecutionMs?: number;
+  /**
+   * Duplicates of a key this engine already holds (or is claiming) are answered here, from the
+   * local holder, without a store call. Default true.
+   */
+  readonly singleFlight?: boolean;
+  /** Store claims in flight at once from this engine; further claims queue. Default 64. */
+  readonly maxInFlightClaims?: number;
+  /** Claims allowed to wait for a slot; past it a claim is shed with `StoreBusyError`. Default 10000. */
+  readonly maxQueuedClaims?: number;
   readonly metrics?: MetricsSink;
   readonly logger?: Logger;
   readonly codec?: ResponseCodec;
@@ -45,6 +66,12 @@ export interface ResolvedOptions {
   readonly classify: ErrorClassifier;
   readonly heartbeat: boolean;
   readonly finishAttempts: number;
+  readonly storeTimeoutMs: number;
+  /** null: no limit. */
+  readonly maxExecutionMs: number | null;
+  readonly singleFlight: boolean;
+  readonly maxInFlightClaims: number;
+  readonly maxQueuedClaims: number;
   readonly metrics: MetricsSink;
   readonly logger: Logger;
   readonly codec: ResponseCodec;
@@ -52,6 +79,11 @@ export interface ResolvedOptions {
 
 export const DEFAULT_LEASE_MS = 30_000;
 export const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
+export const DEFAULT_MAX_IN_FLIGHT_CLAIMS = 64;
+export const DEFAULT_MAX_QUEUED_CLAIMS = 10_000;
+/** The shortest lease the engine accepts: below it a heartbeat cannot keep up. */
+export const MIN_LEASE_MS = 10;
 
 export function positiveInteger(field: string, value: unknown, { min = 1 }: { min?: number } = {}): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
@@ -75,7 +107,7 @@ export function resolveOptions(options: IdempotencyOptions): ResolvedOptions {
     throw new InvalidOptionsError('createIdempotency() needs an options object with a store.');
   }
   hasMethods('store', options.store, STORE_METHODS);
-  const leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS, { min: 10 });
+  const leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS, { min: MIN_LEASE_MS });
   const ttlMs = positiveInteger('ttlMs', options.ttlMs ?? DEFAULT_TTL_MS);
   if (ttlMs < leaseMs) {
     throw new InvalidOptionsError(`Option "ttlMs" (${ttlMs}) must be at least "leaseMs" (${leaseMs}).`);
@@ -92,6 +124,9 @@ export function resolveOptions(options: IdempotencyOptions): ResolvedOptions {
     throw new InvalidOptionsError('Option "isPermanent" must be a function (error) => boolean.');
   }
   const isPermanent = options.isPermanent;
+  if (options.singleFlight !== undefined && typeof options.singleFlight !== 'boolean') {
+    throw new InvalidOptionsError('Option "singleFlight" must be a boolean.');
+  }
   if (options.metrics !== undefined) hasMethods('metrics', options.metrics, ['increment', 'observe', 'gauge']);
   if (options.logger !== undefined) hasMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
   if (options.codec !== undefined) hasMethods('codec', options.codec, ['encode', 'decode']);
@@ -104,8 +139,45 @@ export function resolveOptions(options: IdempotencyOptions): ResolvedOptions {
     classify: (error) => (isPermanent?.(error) === true ? 'permanent' : 'transient'),
     heartbeat: options.heartbeat ?? true,
     finishAttempts: positiveInteger('finishAttempts', options.finishAttempts ?? 3),
+    storeTimeoutMs: positiveInteger('storeTimeoutMs', options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS),
+    maxExecutionMs: options.maxExecutionMs === undefined ? null : positiveInteger('maxExecutionMs', options.maxExecutionMs),
+    singleFlight: options.singleFlight ?? true,
+    maxInFlightClaims: positiveInteger('maxInFlightClaims', options.maxInFlightClaims ?? DEFAULT_MAX_IN_FLIGHT_CLAIMS),
+    maxQueuedClaims: positiveInteger('maxQueuedClaims', options.maxQueuedClaims ?? DEFAULT_MAX_QUEUED_CLAIMS, { min: 0 }),
     metrics: options.metrics ?? noopMetrics,
     logger: options.logger ?? silentLogger,
     codec: options.codec ?? identityCodec,
+  };
+}
+
+/** Per-call overrides of the engine's durations, after validation. */
+export interface CallDurations {
+  readonly leaseMs: number;
+  readonly ttlMs: number;
+  readonly maxExecutionMs: number | null;
+  readonly waitMs: number;
+}
+
+/**
+ * Validates the per-call durations of `run()`/`begin()` like the engine's own (leaseMs >= 10,
+ * ttlMs >= leaseMs): `leaseMs: 0` would let a concurrent duplicate run at the same time and
+ * `ttlMs: 0` would make the retry run again. Throws `InvalidOptionsError` naming the field.
+ * @example resolveCallDurations(resolved, { leaseMs: 5_000 }) // { leaseMs: 5000, ttlMs: 86400000, … }
+ */
+export function resolveCallDurations(
+  engine: Pick<ResolvedOptions, 'leaseMs' | 'ttlMs' | 'maxExecutionMs'>,
+  call: { readonly leaseMs?: number; readonly ttlMs?: number; readonly maxExecutionMs?: number; readonly waitMs?: number },
+): CallDurations {
+  if (call.leaseMs === undefined && call.ttlMs === undefined && call.maxExecutionMs === undefined && call.waitMs === undefined) {
+    return { leaseMs: engine.leaseMs, ttlMs: engine.ttlMs, maxExecutionMs: engine.maxExecutionMs, waitMs: 0 };
+  }
+  const leaseMs = call.leaseMs === undefined ? engine.leaseMs : positiveInteger('leaseMs', call.leaseMs, { min: MIN_LEASE_MS });
+  const ttlMs = call.ttlMs === undefined ? engine.ttlMs : positiveInteger('ttlMs', call.ttlMs);
+  if (ttlMs < leaseMs) throw new InvalidOptionsError(`Option "ttlMs" (${ttlMs}) must be at least "leaseMs" (${leaseMs}).`);
+  return {
+    leaseMs,
+    ttlMs,
+    maxExecutionMs: call.maxExecutionMs === undefined ? engine.maxExecutionMs : positiveInteger('maxExecutionMs', call.maxExecutionMs),
+    waitMs: call.waitMs === undefined ? 0 : positiveInteger('waitMs', call.waitMs, { min: 0 }),
   };
 }

@@ -11,7 +11,7 @@ export {
   type WebhookProvider,
   type WebhookRequest,
 } from './webhook-event.js';
-export { webhookProblem, WEBHOOK_PROBLEMS, type WebhookProblemCode, type WebhookOnlyProblemCode } from './webhook-problem.js';
+export { webhookProblem, type WebhookProblemCode } from './webhook-problem.js';
 export { eventKey } from './event-key.js';
 export { stripeProvider, type StripeLike, type StripeEventLike, type StripeProviderOptions } from './providers/stripe.js';
 export { adyenProvider, type AdyenHmacValidatorLike, type AdyenNotificationItemLike, type AdyenProviderOptions } from './providers/adyen.js';

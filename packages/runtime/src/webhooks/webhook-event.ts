@@ -1,4 +1,5 @@
 /** What every webhook provider yields after verification, and the errors of a refused delivery. */
+import { IdempotencyError } from '../core/errors.js';
 
 /** The request as the provider sent it: exact body bytes (never re-serialized) and lower-case headers. */
 export interface WebhookRequest {
@@ -37,22 +38,20 @@ export interface WebhookProvider<P = unknown> {
 }
 
 /** The signature is missing, malformed, stale or wrong: answered 400, nothing stored. */
-export class WebhookVerificationError extends Error {
-  readonly code = 'invalid_signature' as const;
+export class WebhookVerificationError extends IdempotencyError {
+  declare readonly code: 'invalid_signature';
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'WebhookVerificationError';
+    super('invalid_signature', message, options);
   }
 }
 
 /** The delivery is authentic but lacks what the provider promises (no event id, bad JSON). */
-export class WebhookPayloadError extends Error {
-  readonly code = 'invalid_payload' as const;
+export class WebhookPayloadError extends IdempotencyError {
+  declare readonly code: 'invalid_payload';
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'WebhookPayloadError';
+    super('invalid_payload', message, options);
   }
 }
 

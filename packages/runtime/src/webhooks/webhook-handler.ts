@@ -13,6 +13,7 @@ import { fingerprintFields } from '../core/fingerprint.js';
 import { validateScope } from '../core/key.js';
 import { eventKey } from './event-key.js';
 import { WebhookPayloadError, WebhookVerificationError, type WebhookEvent, type WebhookProvider, type WebhookRequest } from './webhook-event.js';
+import { DEFAULT_PROBLEM_TYPE_BASE } from '../adapters/http/problem.js';
 import { webhookProblem } from './webhook-problem.js';
 
 export interface WebhookHandlerOptions<P> {
@@ -84,7 +85,7 @@ export function createWebhookHandler<P>(options: WebhookHandlerOptions<P>): Webh
   } else if (scope !== undefined && typeof scope !== 'function') {
     throw new InvalidOptionsError('Option "scope" must be a string or a function of the event.');
   }
-  const typeBase = options.problemTypeBase ?? 'urn:idempotency-builder:problem:';
+  const typeBase = options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE;
   const accepted = provider.accepted ?? DEFAULT_ACCEPTED;
   const scopeOf = (event: WebhookEvent<P>) => (typeof scope === 'string' ? scope : typeof scope === 'function' ? scope(event) : event.account);
   const runOptions = { waitMs, ...(ttlMs === undefined ? {} : { ttlMs }), ...(leaseMs === undefined ? {} : { leaseMs }) };

@@ -104,7 +104,12 @@ export function registerOpsCommands(program: Command): void {
       withStore(flags, async ({ store }) => {
         const released = await store.forceRelease({ key, scope: flags.scope });
         if (flags.json) json({ key, scope: flags.scope, released });
-        else out(released ? pc.green(`Released ${key}: the next request with this key runs again.`) : pc.yellow(`${key} has no PROCESSING record in scope ${flags.scope}: nothing released.`));
+        else if (!released) out(pc.yellow(`${key} has no PROCESSING record in scope ${flags.scope}: nothing released.`));
+        else {
+          out(pc.green(`Released ${key}: its lease ended now and its old holder is fenced out.`));
+          out('The next request with this key and the same parameters takes it over and runs; one with other parameters still gets 409.');
+          out('Until that retry comes, `stuck` keeps listing it (a PROCESSING record whose lease has ended).');
+        }
         return released ? 0 : 1;
       }),
     );

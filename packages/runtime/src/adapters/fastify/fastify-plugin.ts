@@ -1,13 +1,16 @@
 /**
- * Fastify 5 plugin. `preHandler` claims the key (or answers a replay/problem at once); `onSend`
- * captures the serialized reply, stores it, then lets it out. Register it in the scope of the
+ * Fastify 5 plugin. `preHandler` calls the HTTP layer's `begin()`: it answers a replay or a
+ * problem at once, or keeps the held claim for `onSend`, which captures the serialized reply,
+ * records it, then lets it out. No promise race between hooks: each hook settles its own phase. Register it in the scope of the
  * routes it protects; a route opts out with `config: { idempotency: false }`.
  */
 import { Readable } from 'node:stream';
 import { collectBody, toBytes } from '../http/body-collector.js';
-import { createHttpIdempotency, type HttpOutcome } from '../http/http-idempotency.js';
+import type { ActionContext } from '../../core/engine.js';
+import { createHttpIdempotency, type HttpHeld } from '../http/http-idempotency.js';
 import { flattenHeaders, REPLAYED_HEADER, type HttpResponse } from '../http/http-response.js';
 import type { HttpIdempotencyOptions } from '../http/options.js';
+import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
 
 /** What is used of a Fastify request. */
@@ -23,6 +26,8 @@ export interface FastifyReplyLike {
   getHeaders(): Record<string, number | string | string[] | undefined>;
   removeHeader(name: string): unknown;
   send(payload?: unknown): unknown;
+  /** The Node response, to notice a client that disconnects. */
+  readonly raw?: { once(event: 'close', listener: () => void): unknown; readonly writableFinished?: boolean };
 }
 
 /** What is used of a Fastify instance: three hooks. */
@@ -34,12 +39,11 @@ export interface FastifyInstanceLike {
 
 export type FastifyIdempotencyOptions = HttpIdempotencyOptions<FastifyRequestLike>;
 
-/** One protected request between its preHandler and its onSend. */
+/** One protected request between its preHandler and its onSend: its held key. */
 interface Exchange {
-  outcome: Promise<HttpOutcome>;
-  captured: boolean;
-  resolve(response: HttpResponse): void;
-  reject(error: Error): void;
+  readonly held: HttpHeld;
+  /** Set once onSend (or onResponse, for a hijacked reply) has settled the key. */
+  settled: boolean;
 }
 
 const isStream = (payload: unknown): payload is AsyncIterable<unknown> =>
@@ -86,46 +90,73 @@ export async function idempotencyPlugin(fastify: FastifyInstanceLike, options: F
   const { maxBodyBytes } = http.options;
   const exchanges = new WeakMap<FastifyRequestLike, Exchange>();
 
+  // Phase one, before the handler: answer now (replay, refusal, body problem) or hold the key.
   fastify.addHook('preHandler', async (request, reply) => {
     delete request.headers[REPLAYED_HEADER];
     const config = request.routeOptions?.config as { idempotency?: unknown } | undefined;
     if (config?.idempotency === false || PASSTHROUGH_METHODS.has((request.method ?? 'GET').toUpperCase())) return;
-
-    let started!: () => void;
-    const handlerStarts = new Promise<'started'>((resolve) => (started = () => resolve('started')));
-    const exchange = { captured: false } as Exchange;
-    const response = new Promise<HttpResponse>((resolve, reject) => Object.assign(exchange, { resolve, reject }));
-    exchange.outcome = http.handle(request, nodeRequestView(request), () => {
-      exchanges.set(request, exchange);
-      started();
-      return response;
-    });
-    exchange.outcome.catch(() => {}); // awaited in onSend; a hijacked reply never gets there
-
-    const first = await Promise.race([handlerStarts, exchange.outcome]);
-    if (first === 'started' || first.kind === 'pass') return;
-    if (first.kind === 'respond') {
-      sendResponse(reply, first.response);
+    const disconnect = disconnectSignal(reply);
+    let begun;
+    try {
+      begun = await http.begin(request, nodeRequestView(request), disconnect ? { signal: disconnect } : {});
+    } catch (error) {
+      const bodyError = asRequestBodyError(error);
+      if (!bodyError) throw error;
+      sendResponse(reply, requestBodyProblem(bodyError, http.options)); // nothing was claimed
       return reply;
     }
+    if (begun.kind === 'pass') return;
+    if (begun.kind === 'respond') {
+      sendResponse(reply, begun.response);
+      return reply;
+    }
+    exchanges.set(request, { held: begun, settled: false });
+    contexts.set(request, begun.context);
   });
 
+  // Phase two, once the reply is serialized: record it (or give the key back), then let it out.
   fastify.addHook('onSend', async (request, reply, payload) => {
     const exchange = exchanges.get(request);
-    if (!exchange || exchange.captured) return payload;
-    exchange.captured = true;
+    if (!exchange || exchange.settled) return payload;
+    exchange.settled = true;
     reply.removeHeader(REPLAYED_HEADER);
     const { captured, send } = await capturePayload(payload, reply, maxBodyBytes);
-    exchange.resolve(captured);
-    await exchange.outcome.catch(() => undefined); // recording failed: the handler's reply still goes out
+    await exchange.held.finish(captured); // never throws: a recording failure still sends the reply
     return send;
   });
 
   // A reply that bypassed onSend (reply.hijack()) was never captured: release its key.
   fastify.addHook('onResponse', async (request) => {
     const exchange = exchanges.get(request);
-    if (exchange && !exchange.captured) exchange.reject(new Error('The reply was not captured (hijacked); the key is released.'));
+    if (exchange && !exchange.settled) {
+      exchange.settled = true;
+      await exchange.held.abandon(new Error('The reply was not captured (hijacked); the key is released.'));
+    }
   });
+}
+
+const contexts = new WeakMap<FastifyRequestLike, ActionContext>();
+
+/**
+ * The held key's context for a route handler: `signal` aborts when the lease is lost, when the
+ * engine's `maxExecutionMs` passes, or — as a notice the handler may act on — when the client
+ * disconnects; `lockVersion` fences downstream writes. Undefined on unprotected requests.
+ * @example
+ * app.post('/reports', async (request) => buildReport({ signal: idempotencyContext(request)?.signal }));
+ */
+export function idempotencyContext(request: FastifyRequestLike): ActionContext | undefined {
+  return contexts.get(request);
+}
+
+/** Aborts when the connection closes before the reply was sent (the client went away). */
+function disconnectSignal(reply: FastifyReplyLike): AbortSignal | undefined {
+  const raw = reply.raw;
+  if (typeof raw?.once !== 'function') return undefined;
+  const controller = new AbortController();
+  raw.once('close', () => {
+    if (raw.writableFinished !== true) controller.abort(new Error('The client disconnected before the response was sent.'));
+  });
+  return controller.signal;
 }
 
 // Like fastify-plugin: the hooks apply to the scope the plugin is registered in, not a child.

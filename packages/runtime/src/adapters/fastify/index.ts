@@ -1,6 +1,7 @@
 /** `idempotency-builder/fastify`: idempotent Fastify 5 routes. */
 export {
   idempotencyPlugin,
+  idempotencyContext,
   type FastifyIdempotencyOptions,
   type FastifyRequestLike,
   type FastifyReplyLike,

@@ -1,16 +1,18 @@
 /**
- * The HTTP flow every adapter shares: key header -> principal -> fingerprint -> `run()` -> what
- * to send. Adapters only translate their framework's request into an `HttpRequestView`, hand over
- * a way to run the handler while capturing its response, and send what comes back.
+ * The HTTP flow every adapter shares: key header -> principal -> fingerprint -> `begin()` -> run
+ * the handler -> complete/fail/release -> what to send. Adapters only translate their framework's
+ * request into an `HttpRequestView`, hand over a way to run the handler while capturing its
+ * response, and send what comes back. Because the claim is held explicitly, each error is
+ * handled where it arises: a refusal before the handler, the handler's own error, a recording failure after it.
  */
-import { IdempotencyError, InProgressError, ReplayedFailureError, StoreUnavailableError } from '../../core/errors.js';
+import type { ActionContext, BeginResult, HeldClaim } from '../../core/engine.js';
+import { IdempotencyError, StoreUnavailableError } from '../../core/errors.js';
 import { GLOBAL_SCOPE } from '../../core/key.js';
 import { redact } from '../../core/logger.js';
-import type { ResultSerializer } from '../../core/serializer.js';
 import { createHttpSerializer, replayOf, type HttpResponse } from './http-response.js';
 import { parseIdempotencyKey } from './key-header.js';
 import { resolveHttpOptions, type HttpIdempotencyOptions, type ResolvedHttpOptions } from './options.js';
-import { problemResponse, type ProblemCode } from './problem.js';
+import { problemResponse, refusalResponse, type ProblemCode } from './problem.js';
 import { httpFingerprint } from './request-fingerprint.js';
 import { PASSTHROUGH_METHODS, type HttpRequestView } from './request-view.js';
 
@@ -26,21 +28,47 @@ export type HttpOutcome =
 /**
  * Runs the handler and resolves with its response once it is complete — or, for a response that
  * streams or outgrows `maxBodyBytes`, once the adapter has started passing it through (then with
- * `bodyOmitted: true`).
+ * `bodyOmitted: true`). It gets the held claim's context: `signal` aborts when the lease is lost,
+ * when the engine's `maxExecutionMs` passes, or (as a notice) when the client disconnects — an
+ * adapter may hand it to the handler, which decides what to do.
  */
-export type ExecuteHandler = () => Promise<HttpResponse>;
+export type ExecuteHandler = (context: ActionContext) => Promise<HttpResponse>;
+
+export interface HandleOptions {
+  /**
+   * Aborted when the client disconnects. Forwarded to the handler through `execute`'s `signal`
+   * as a notice: the handler decides whether to stop; a response it still produces is stored.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** The key is held for this request: run the handler, then `finish` with its response or `abandon` with its error. */
+export interface HttpHeld {
+  readonly kind: 'held';
+  /** For the handler: `signal` (lease lost, execution time over, client gone), `lockVersion`, `reclaimed`. */
+  readonly context: ActionContext;
+  /** Record the response (or give the key back for a status not stored). Never throws. */
+  finish(response: HttpResponse): Promise<void>;
+  /** The handler failed: give the key back (or record a permanent failure). Never throws. */
+  abandon(error: unknown): Promise<void>;
+}
+
+/** Phase one of a request: pass it through, answer it at once, or hold its key. */
+export type HttpBegin = Exclude<HttpOutcome, { kind: 'executed' }> | HttpHeld;
 
 export interface HttpIdempotency<Ctx> {
-  handle(ctx: Ctx, request: HttpRequestView, execute: ExecuteHandler): Promise<HttpOutcome>;
+  /**
+   * Phase one alone, for adapters whose framework splits a request into hooks (Fastify's
+   * preHandler/onSend): refuse, replay or pass now, or hold the key until the response is known.
+   * Throws a `RequestBodyError`/`UnhashableInputError` for a body it cannot fingerprint (nothing claimed).
+   */
+  begin(ctx: Ctx, request: HttpRequestView, options?: HandleOptions): Promise<HttpBegin>;
+  /** The whole flow around `execute`. */
+  handle(ctx: Ctx, request: HttpRequestView, execute: ExecuteHandler, options?: HandleOptions): Promise<HttpOutcome>;
   readonly options: ResolvedHttpOptions<Ctx>;
 }
 
-/** The action's value: the handler's response, or a refusal decided after the claim. */
-type ActionValue =
-  | { readonly kind: 'response'; readonly response: HttpResponse }
-  | { readonly kind: 'refused'; readonly code: ProblemCode; readonly retryAfterMs?: number };
-
-const PASS: HttpOutcome = { kind: 'pass' };
+const PASS = { kind: 'pass' } as const;
 const EXECUTED: HttpOutcome = { kind: 'executed' };
 
 /**
@@ -52,31 +80,18 @@ const EXECUTED: HttpOutcome = { kind: 'executed' };
 export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>): HttpIdempotency<Ctx> {
   const resolved = resolveHttpOptions(options);
   const { idempotency, profile, problemTypeBase } = resolved;
-  const httpSerializer = createHttpSerializer(resolved.replayHeaders);
-  const serializer: ResultSerializer<ActionValue> = {
-    serialize(value) {
-      // shouldStore keeps refusals out of the store, so only responses get here.
-      if (value.kind !== 'response') throw new TypeError('A refusal is never stored.');
-      return httpSerializer.serialize(value.response);
-    },
-    deserialize: (stored) => ({ kind: 'response', response: httpSerializer.deserialize(stored) }),
-  };
-  const shouldStore = (value: ActionValue) => value.kind === 'response' && resolved.storeStatus(value.response.status);
+  const { logger, classify } = idempotency.options;
+  const serializer = createHttpSerializer(resolved.replayHeaders);
 
-  const respond = (code: ProblemCode, extra: { retryAfterMs?: number; status?: number } = {}): HttpOutcome => ({
+  const respond = (code: ProblemCode, extra: { retryAfterMs?: number; status?: number } = {}): Extract<HttpOutcome, { kind: 'respond' }> => ({
     kind: 'respond',
     response: problemResponse({ code, profile, typeBase: problemTypeBase, ...extra }),
   });
 
-  function refusal(error: IdempotencyError): HttpOutcome {
-    if (error instanceof InProgressError) return respond('in_progress', { retryAfterMs: error.retryAfterMs });
-    if (error instanceof ReplayedFailureError) {
-      const status = error.stored.statusCode;
-      return respond('replayed_failure', status !== undefined && status >= 400 && status <= 599 ? { status } : {});
-    }
-    if (error.code === 'store_unavailable' || error.code === 'lease_lost') return respond(error.code, { retryAfterMs: 1000 });
-    return respond(error.code);
-  }
+  const refusal = (error: IdempotencyError): Extract<HttpOutcome, { kind: 'respond' }> => ({
+    kind: 'respond',
+    response: refusalResponse(error, { profile, typeBase: problemTypeBase }),
+  });
 
   async function principal(ctx: Ctx, request: HttpRequestView): Promise<{ scope: string; owner?: string } | null> {
     if (resolved.scope === 'global') {
@@ -88,61 +103,98 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
     return scope ? { scope } : null;
   }
 
-  async function handle(ctx: Ctx, request: HttpRequestView, execute: ExecuteHandler): Promise<HttpOutcome> {
+  /** Too many new keys from one principal: checked once a key is new to us (claimed), then given back. */
+  async function rateLimited(held: HeldClaim<HttpResponse>, who: { scope: string; owner?: string }): Promise<HttpBegin | null> {
+    if (resolved.rateLimit === null) return null;
+    const decision = await resolved.rateLimit(who.owner ?? who.scope);
+    if (decision.kind === 'limited') {
+      await held.release();
+      return respond('rate_limited', { retryAfterMs: decision.retryAfterMs });
+    }
+    if (decision.kind === 'unavailable' && !resolved.failOpen) {
+      await held.release();
+      return respond('store_unavailable', { retryAfterMs: 1000 });
+    }
+    return null;
+  }
+
+  async function begin(ctx: Ctx, request: HttpRequestView, beginOptions: HandleOptions = {}): Promise<HttpBegin> {
     if (PASSTHROUGH_METHODS.has(request.method)) return PASS;
     const parsed = parseIdempotencyKey(request.header(resolved.header), idempotency.options.maxKeyLength);
     if (parsed.kind === 'missing') return resolved.required ? respond('key_required') : PASS;
     if (parsed.kind === 'invalid') return respond('invalid_key');
     const who = await principal(ctx, request);
     if (who === null) return respond('unauthenticated');
+    // A body the fingerprint cannot read throws a typed RequestBodyError here, before any claim.
     const fingerprint = await httpFingerprint(request, resolved.fingerprint);
 
-    let entered = false;
-    let handlerRan = false;
-    let handlerFailed = false;
-    const action = async (): Promise<ActionValue> => {
-      entered = true;
-      if (resolved.rateLimit !== null) {
-        const decision = await resolved.rateLimit(who.owner ?? who.scope);
-        if (decision.kind === 'limited') return { kind: 'refused', code: 'rate_limited', retryAfterMs: decision.retryAfterMs };
-        if (decision.kind === 'unavailable' && !resolved.failOpen) return { kind: 'refused', code: 'store_unavailable', retryAfterMs: 1000 };
-      }
-      try {
-        const response = await execute();
-        handlerRan = true;
-        return { kind: 'response', response };
-      } catch (error) {
-        handlerFailed = true;
-        throw error;
-      }
-    };
-
+    // Nothing has run yet, so every error here is the store's or a refusal.
+    let begun: BeginResult<HttpResponse>;
     try {
-      const { value, replayed } = await idempotency.run({ key: parsed.key, scope: who.scope, fingerprint, owner: who.owner }, action, {
-        serializer,
-        shouldStore,
-        waitMs: resolved.waitMs,
-        leaseMs: resolved.leaseMs,
-        ttlMs: resolved.ttlMs,
-      });
-      if (value.kind === 'refused') return respond(value.code, value.retryAfterMs === undefined ? {} : { retryAfterMs: value.retryAfterMs });
-      return replayed ? { kind: 'respond', response: replayOf(value.response) } : EXECUTED;
+      begun = await idempotency.begin<HttpResponse>(
+        { key: parsed.key, scope: who.scope, fingerprint, ...(who.owner !== undefined ? { owner: who.owner } : {}) },
+        {
+          serializer,
+          waitMs: resolved.waitMs,
+          ...(resolved.leaseMs !== undefined ? { leaseMs: resolved.leaseMs } : {}),
+          ...(resolved.ttlMs !== undefined ? { ttlMs: resolved.ttlMs } : {}),
+          ...(beginOptions.signal ? { signal: beginOptions.signal } : {}),
+        },
+      );
     } catch (error) {
-      if (handlerFailed) throw error; // the handler's own error: the framework answers it
-      if (handlerRan) {
-        // The handler's response is the truth about what happened; only recording it failed
-        // (store down, or a stalled worker's lease taken over). Send it rather than a refusal.
-        idempotency.options.logger.warn(
-          { key: redact(parsed.key), error: error instanceof Error ? error.message : String(error) },
-          'idempotency: response sent but not recorded',
-        );
-        return EXECUTED;
-      }
-      if (error instanceof StoreUnavailableError && resolved.failOpen && !entered) return PASS;
+      if (error instanceof StoreUnavailableError && resolved.failOpen) return PASS;
       if (error instanceof IdempotencyError) return refusal(error);
       throw error;
     }
+    if (begun.outcome === 'replayed') return { kind: 'respond', response: replayOf(begun.value) };
+    const held = begun;
+    const limited = await rateLimited(held, who);
+    if (limited) return limited;
+
+    return {
+      kind: 'held',
+      context: {
+        get signal() {
+          return held.signal;
+        },
+        lockVersion: held.lockVersion,
+        reclaimed: held.reclaimed,
+      },
+      async finish(response) {
+        // The handler's response is the truth about what happened; only recording it can fail
+        // (store down, lease lost, execution time over). It is sent either way.
+        try {
+          if (resolved.storeStatus(response.status)) await held.complete(response);
+          else await held.release();
+        } catch (error) {
+          logger.warn(
+            { key: redact(parsed.key), error: error instanceof Error ? error.message : String(error) },
+            'idempotency: response sent but not recorded',
+          );
+        }
+      },
+      async abandon(error) {
+        // The handler's own error (the framework answers it): give the key back, or record a
+        // failure the engine classifies as permanent. Never throws: the handler's error matters more.
+        if (!held.lost && classify(error) === 'permanent') await held.fail(error).catch(() => undefined);
+        else await held.release();
+      },
+    };
   }
 
-  return { handle, options: resolved };
+  async function handle(ctx: Ctx, request: HttpRequestView, execute: ExecuteHandler, handleOptions: HandleOptions = {}): Promise<HttpOutcome> {
+    const begun = await begin(ctx, request, handleOptions);
+    if (begun.kind !== 'held') return begun;
+    let response: HttpResponse;
+    try {
+      response = await execute(begun.context);
+    } catch (error) {
+      await begun.abandon(error);
+      throw error;
+    }
+    await begun.finish(response);
+    return EXECUTED;
+  }
+
+  return { begin, handle, options: resolved };
 }

@@ -4,7 +4,7 @@
  * request into an `HttpRequestView`, run the handler while capturing its response, send the
  * outcome (see docs/http.md, "Writing your own adapter", and `runAdapterSuite` in `/testing`).
  */
-export { createHttpIdempotency, type HttpIdempotency, type HttpOutcome, type ExecuteHandler } from './http-idempotency.js';
+export { createHttpIdempotency, type HttpIdempotency, type HttpOutcome, type ExecuteHandler, type HttpBegin, type HttpHeld, type HandleOptions } from './http-idempotency.js';
 export {
   resolveHttpOptions,
   defaultStoreStatus,
@@ -14,7 +14,7 @@ export {
   type PrincipalResolver,
 } from './options.js';
 export { parseIdempotencyKey, type ParsedKey } from './key-header.js';
-export { PROBLEMS, problemResponse, problemStatus, retryAfterSeconds, type ProblemCode, type HttpProfile, type ProblemInput } from './problem.js';
+export { PROBLEMS, DEFAULT_PROBLEM_TYPE_BASE, problemResponse, refusalResponse, problemStatus, retryAfterSeconds, type ProblemCode, type HttpProfile, type ProblemInput } from './problem.js';
 export {
   createHttpSerializer,
   replayOf,

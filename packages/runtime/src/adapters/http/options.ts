@@ -3,8 +3,8 @@ import type { Idempotency } from '../../core/engine.js';
 import { InvalidOptionsError } from '../../core/errors.js';
 import { DEFAULT_REPLAY_HEADERS, FORBIDDEN_REPLAY_HEADERS } from './http-response.js';
 import { createNewKeyLimiter, type NewKeyLimiter, type NewKeyRateLimitOptions } from './new-key-rate-limit.js';
-import type { HttpProfile } from './problem.js';
-import { DEFAULT_FINGERPRINT, type HttpFingerprintOptions, type ResolvedFingerprintOptions } from './request-fingerprint.js';
+import { DEFAULT_PROBLEM_TYPE_BASE, type HttpProfile } from './problem.js';
+import { resolveFingerprintOptions, type HttpFingerprintOptions, type ResolvedFingerprintOptions } from './request-fingerprint.js';
 import type { HttpRequestView } from './request-view.js';
 
 /**
@@ -113,16 +113,6 @@ function optionalInteger(field: string, value: unknown, min: number): number | u
   return value;
 }
 
-function resolveFingerprint(options: HttpFingerprintOptions | undefined): ResolvedFingerprintOptions {
-  if (options === undefined) return DEFAULT_FINGERPRINT;
-  if (options === null || typeof options !== 'object') fail('Option "fingerprint" must be an object.');
-  return {
-    bodyFields: options.bodyFields === undefined ? null : stringList('fingerprint.bodyFields', options.bodyFields),
-    exclude: options.exclude === undefined ? DEFAULT_FINGERPRINT.exclude : stringList('fingerprint.exclude', options.exclude),
-    headers: options.headers === undefined ? [] : stringList('fingerprint.headers', options.headers).map((name) => name.toLowerCase()),
-  };
-}
-
 function resolveReplayHeaders(value: readonly string[] | undefined): readonly string[] {
   if (value === undefined) return DEFAULT_REPLAY_HEADERS;
   const names = stringList('replayHeaders', value).map((name) => name.toLowerCase());
@@ -159,8 +149,16 @@ export function resolveHttpOptions<Ctx>(options: HttpIdempotencyOptions<Ctx>): R
     fail('Option "storeStatus" must be a function (status) => boolean.');
   }
   const storeStatus = options.storeStatus ?? defaultStoreStatus;
-  const problemTypeBase = options.problemTypeBase ?? 'urn:idempotency-builder:problem:';
+  const problemTypeBase = options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE;
   if (typeof problemTypeBase !== 'string' || problemTypeBase === '') fail('Option "problemTypeBase" must be a non-empty string.');
+  const leaseMs = optionalInteger('leaseMs', options.leaseMs, 10);
+  const ttlMs = optionalInteger('ttlMs', options.ttlMs, 1);
+  // A record that expires before its lease ends would let a retry run beside a live holder.
+  const effectiveLeaseMs = leaseMs ?? options.idempotency.options?.leaseMs;
+  const effectiveTtlMs = ttlMs ?? options.idempotency.options?.ttlMs;
+  if (effectiveLeaseMs !== undefined && effectiveTtlMs !== undefined && effectiveTtlMs < effectiveLeaseMs) {
+    fail(`Option "ttlMs" (${effectiveTtlMs}) must be at least "leaseMs" (${effectiveLeaseMs}).`);
+  }
   return {
     idempotency: options.idempotency,
     scope,
@@ -168,13 +166,13 @@ export function resolveHttpOptions<Ctx>(options: HttpIdempotencyOptions<Ctx>): R
     header: header.toLowerCase(),
     required: options.required ?? true,
     profile,
-    fingerprint: resolveFingerprint(options.fingerprint),
+    fingerprint: resolveFingerprintOptions(options.fingerprint),
     storeStatus: (status) => status < 500 && storeStatus(status),
     replayHeaders: resolveReplayHeaders(options.replayHeaders),
     maxBodyBytes: optionalInteger('maxBodyBytes', options.maxBodyBytes, 0) ?? DEFAULT_MAX_BODY_BYTES,
     waitMs: optionalInteger('waitMs', options.waitMs, 0) ?? 0,
-    leaseMs: optionalInteger('leaseMs', options.leaseMs, 10),
-    ttlMs: optionalInteger('ttlMs', options.ttlMs, 1),
+    leaseMs,
+    ttlMs,
     rateLimit: options.rateLimit === undefined ? null : createNewKeyLimiter(options.rateLimit),
     failOpen: options.failOpen ?? false,
     problemTypeBase,

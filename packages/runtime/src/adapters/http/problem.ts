@@ -2,7 +2,7 @@
  * RFC 9457 problem details for every refusal: a stable `type` and `code` per situation, the status
  * from ARCHITECTURE.md's HTTP table, and a fixed text that never echoes the request.
  */
-import type { IdempotencyErrorCode } from '../../core/errors.js';
+import { InProgressError, ReplayedFailureError, StoreBusyError, type IdempotencyError, type IdempotencyErrorCode } from '../../core/errors.js';
 import type { HttpResponse } from './http-response.js';
 
 /** The core's codes plus the situations only HTTP knows. */
@@ -11,13 +11,13 @@ export type ProblemCode =
   | 'key_required'
   | 'unauthenticated'
   | 'rate_limited'
-  | 'invalid_body'
-  | 'unsupported_media_type'
-  | 'body_too_large'
-  | 'unhashable_input'
-  | 'response_unreadable';
+  | 'verification_unavailable'
+  | 'handler_failed';
 
 export type HttpProfile = 'spec' | 'ietf';
+
+/** Prefix of every problem `type` unless a route sets `problemTypeBase`; the code is appended. */
+export const DEFAULT_PROBLEM_TYPE_BASE = 'urn:idempotency-builder:problem:';
 
 interface ProblemSpec {
   readonly status: number;
@@ -50,6 +50,11 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemSpec>> = {
   store_busy: { status: 503, title: 'The idempotency store is busy; the request was not processed. Retry later.' },
   execution_timeout: { status: 503, title: 'The request did not finish within its time limit; nothing was recorded.' },
   result_not_serializable: { status: 500, title: 'The response could not be recorded for replay.' },
+  invalid_signature: { status: 400, title: 'The webhook signature is missing or does not verify.' },
+  invalid_payload: { status: 400, title: 'The webhook payload is not a readable event.' },
+  verification_unavailable: { status: 503, title: 'The webhook signature could not be checked now; nothing was processed.' },
+  // A 5xx on purpose: the provider redelivers, and the released key lets the retry run.
+  handler_failed: { status: 500, title: 'The webhook handler failed; the event was not processed and may be redelivered.' },
 };
 
 /**
@@ -98,4 +103,21 @@ export function problemResponse({ code, profile, typeBase, retryAfterMs, status 
   };
   if (retryAfterMs !== undefined) headers['retry-after'] = retryAfterSeconds(retryAfterMs);
   return { status: finalStatus, headers, body: utf8.encode(JSON.stringify(body)) };
+}
+
+/**
+ * The answer to an engine refusal, the one rule every adapter and the contract share: a
+ * Retry-After for in-progress, busy, unavailable and lost leases; a replayed failure keeps the
+ * status the first attempt had.
+ * @example refusalResponse(new InProgressError(1500), { profile: 'spec', typeBase }).status // 409
+ */
+export function refusalResponse(error: IdempotencyError, { profile, typeBase }: { profile: HttpProfile; typeBase: string }): HttpResponse {
+  const answer = (code: ProblemCode, extra: { retryAfterMs?: number; status?: number } = {}) => problemResponse({ code, profile, typeBase, ...extra });
+  if (error instanceof InProgressError || error instanceof StoreBusyError) return answer(error.code, { retryAfterMs: error.retryAfterMs });
+  if (error instanceof ReplayedFailureError) {
+    const status = error.stored.statusCode;
+    return answer('replayed_failure', status !== undefined && status >= 400 && status <= 599 ? { status } : {});
+  }
+  if (error.code === 'store_unavailable' || error.code === 'lease_lost') return answer(error.code, { retryAfterMs: 1000 });
+  return answer(error.code);
 }

@@ -3,7 +3,7 @@
  * unsupported content type (415), a body over `maxRequestBytes` (413). They are raised while the
  * fingerprint is computed, before anything is claimed, and answered with problem+json.
  */
-import { IdempotencyError, type IdempotencyErrorCode } from '../../core/errors.js';
+import { IdempotencyError } from '../../core/errors.js';
 import { UnhashableInputError } from '../../core/fingerprint.js';
 import type { HttpResponse } from './http-response.js';
 import { problemResponse, type HttpProfile } from './problem.js';
@@ -21,8 +21,7 @@ export class RequestBodyError extends IdempotencyError {
   readonly statusCode: number;
 
   constructor(problem: RequestBodyErrorCode, options?: { cause?: unknown }) {
-    // Until errors.ts lists these codes (the lead adds them), the cast keeps the base class's union.
-    super(problem as unknown as IdempotencyErrorCode, MESSAGES[problem], options);
+    super(problem, MESSAGES[problem], options);
     this.problem = problem;
     this.statusCode = STATUSES[problem];
   }

@@ -77,7 +77,7 @@ export function decideOutcome(outcome: MessageOutcome, classify: ErrorClassifier
     error instanceof InvalidScopeError ||
     error instanceof KeyNotFoundError ||
     error instanceof ExpiredKeyRejectedError ||
-    (error instanceof IdempotencyError && (error.code as string) === 'unhashable_input')
+    (error instanceof IdempotencyError && error.code === 'unhashable_input')
   ) {
     return { kind: 'dead-letter', reason: 'invalid_message', error };
   }

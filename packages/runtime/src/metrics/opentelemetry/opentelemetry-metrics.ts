@@ -26,7 +26,7 @@ export interface MeterLike {
  */
 export function createOpenTelemetryMetrics({ meter }: { meter: MeterLike }): MetricsSink {
   const counters = new Map<MetricName, OtelCounter>();
-  for (const name of [METRICS.duplicatesBlocked, METRICS.lockTimeouts, METRICS.fingerprintMismatches, METRICS.keysCreatedPerUser, METRICS.orphanReclaims]) {
+  for (const name of [METRICS.duplicatesBlocked, METRICS.lockTimeouts, METRICS.fingerprintMismatches, METRICS.keysCreatedPerUser, METRICS.orphanReclaims, METRICS.splitBrain]) {
     counters.set(name, meter.createCounter(name));
   }
   const duration = meter.createHistogram(METRICS.processingDurationMs, { unit: 'ms', description: 'Duration of protected actions' });

@@ -40,6 +40,7 @@ const HELP: Record<MetricName, string> = {
   [METRICS.processingDurationMs]: 'Duration of protected actions in milliseconds.',
   [METRICS.keysCreatedPerUser]: 'New idempotency keys claimed.',
   [METRICS.orphanReclaims]: 'Orphaned PROCESSING records taken over after their lease.',
+  [METRICS.splitBrain]: 'Reconciliation found two provider charges for one local intent.',
 };
 
 /**
@@ -51,7 +52,7 @@ const HELP: Record<MetricName, string> = {
 export function createPrometheusMetrics<Registry>({
   client,
   registry,
-  labelNames = ['status', 'outcome'],
+  labelNames = ['status', 'outcome', 'scope_bucket', 'provider'],
   durationBucketsMs = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000],
 }: PrometheusMetricsOptions<Registry>): MetricsSink {
   const common = (name: MetricName) => ({
@@ -61,7 +62,7 @@ export function createPrometheusMetrics<Registry>({
     ...(registry ? { registers: [registry] } : {}),
   });
   const counters = new Map<MetricName, PromCounter>();
-  for (const name of [METRICS.duplicatesBlocked, METRICS.lockTimeouts, METRICS.fingerprintMismatches, METRICS.keysCreatedPerUser, METRICS.orphanReclaims]) {
+  for (const name of [METRICS.duplicatesBlocked, METRICS.lockTimeouts, METRICS.fingerprintMismatches, METRICS.keysCreatedPerUser, METRICS.orphanReclaims, METRICS.splitBrain]) {
     counters.set(name, new client.Counter({ ...common(name), name: `${promName(name)}_total` }));
   }
   const storeSize = new client.Gauge(common(METRICS.storeSize));

@@ -11,7 +11,7 @@ import { migrate } from './migrations.js';
 import type { PgPreparingQueryable, PgQueryable, PgQueryResult } from './queryable.js';
 import { responseParams, toNumber, toRecord, type RecordRow } from './row-mapping.js';
 import { tableNames, type PostgresLayout, type TableNames } from './schema.js';
-import { postgresStatements, type PostgresStatements } from './sql.js';
+import { storeStatements, type PostgresStatements } from './sql.js';
 
 export interface PostgresStoreOptions {
   /** Runs the statements: a pg Pool (the store never ends it), a Client, PGlite, … */
@@ -39,6 +39,13 @@ export interface PostgresStoreOptions {
    * unless the key is claimed and released again in between.
    */
   readonly claimAttempts?: number;
+  /**
+   * The priority lane: a small separate pool (or client) for the holders' own writes — complete,
+   * fail, release, extend — so they never wait in `db`'s queue behind other requests' claims (a
+   * flood of duplicates must not let a live holder's lease lapse). E.g. `new pg.Pool({ max: 2 })`.
+   * Default: `db`.
+   */
+  readonly holderDb?: PgQueryable;
 }
 
 export interface PostgresStore extends IdempotencyStore {
@@ -79,11 +86,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   }
   const claimAttempts = positiveInteger('claimAttempts', options.claimAttempts ?? 8);
   const names = tableNames(schema, table);
-  const sql = postgresStatements(names.qualified, layout === 'partitioned' ? names.claimFunction : undefined);
+  const sql = storeStatements(names, layout);
   // Named after the text: a name is bound to one text per connection, and the text names the table.
   const statementNames = new Map(Object.values(sql).map((text) => [text, `idem_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`]));
   const state = { closed: false };
-  return bind(db, options.preparedStatements === true, { names, sql, statementNames, layout, jsonBody, sizeMode, claimAttempts, state });
+  if (options.holderDb !== undefined) checkQueryable(options.holderDb);
+  return bind(db, options.preparedStatements === true, { names, sql, statementNames, layout, jsonBody, sizeMode, claimAttempts, state }, options.holderDb);
 }
 
 interface Shared {
@@ -104,16 +112,19 @@ function checkQueryable(db: unknown): asserts db is PgQueryable {
   }
 }
 
-function bind(db: PgQueryable, prepared: boolean, shared: Shared): PostgresStore {
+const HOLDER_WRITES: ReadonlySet<Operation> = new Set(['complete', 'fail', 'release', 'extend']);
+
+function bind(db: PgQueryable, prepared: boolean, shared: Shared, holderDb: PgQueryable = db): PostgresStore {
   const { names, sql, state, statementNames } = shared;
 
   /** Every driver failure leaves as StoreUnavailableError, its cause kept (SQLSTATE, message). */
   async function run(operation: Operation, text: string, values: unknown[]): Promise<PgQueryResult> {
     if (state.closed) throw new StoreUnavailableError(operation, new Error('The PostgreSQL store is closed.'));
+    const via = HOLDER_WRITES.has(operation) ? holderDb : db;
     try {
       return prepared
-        ? await (db as PgPreparingQueryable).query({ name: statementNames.get(text)!, text, values })
-        : await db.query(text, values);
+        ? await (via as PgPreparingQueryable).query({ name: statementNames.get(text)!, text, values })
+        : await via.query(text, values);
     } catch (error) {
       throw new StoreUnavailableError(operation, error);
     }

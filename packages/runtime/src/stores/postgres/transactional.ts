@@ -13,12 +13,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { identityCodec, type ResponseCodec } from '../../core/codec.js';
-import { answerDuplicate } from '../../core/duplicate-answer.js';
-import { InProgressError, LeaseLostError } from '../../core/errors.js';
-import { isFingerprint } from '../../core/fingerprint.js';
-import { GLOBAL_SCOPE, validateKey, validateScope } from '../../core/key.js';
-import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, positiveInteger } from '../../core/options.js';
-import { jsonSerializer, type ResultSerializer } from '../../core/serializer.js';
+import { createBegin, type BeginResult } from '../../core/begin.js';
+import { IdempotencyError, InProgressError, LeaseLostError } from '../../core/errors.js';
+import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, positiveInteger, resolveOptions } from '../../core/options.js';
+import { validateRunRequest } from '../../core/run-request.js';
+import type { ResultSerializer } from '../../core/serializer.js';
 import type { RunRequest, RunResult } from '../../core/engine.js';
 import type { PostgresStore } from './postgres-store.js';
 import { LOCK_NOT_AVAILABLE, sqlState, type PgQueryable } from './queryable.js';
@@ -84,10 +83,25 @@ const lockTimeout = (ms: number) => `${Math.max(1, ms)}ms`;
  * await knex.transaction((trx) => payments.run(knexQueryable(trx), request, () => trx('payments').insert(row)));
  */
 export function createTransactionalIdempotency(options: TransactionalOptions): TransactionalIdempotency {
-  const { store, onExpired = 'new', codec = identityCodec } = options;
+  const { store } = options;
   const duplicateWaitMs = positiveInteger('duplicateWaitMs', options.duplicateWaitMs ?? 5000, { min: 0 });
-  const leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS, { min: 10 });
-  const ttlMs = positiveInteger('ttlMs', options.ttlMs ?? DEFAULT_TTL_MS);
+  // The engine's own validation and duplicate answering, with what a transaction changes: no
+  // heartbeat (an uncommitted claim needs none), no single-flight (the database row lock is the
+  // wait), one write attempt (a retry inside a failed transaction cannot succeed).
+  const begin = createBegin(
+    resolveOptions({
+      store,
+      leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+      ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
+      onExpired: options.onExpired ?? 'new',
+      codec: options.codec ?? identityCodec,
+      heartbeat: false,
+      singleFlight: false,
+      finishAttempts: 1,
+      // The claim may wait duplicateWaitMs on the first transaction's row lock.
+      storeTimeoutMs: duplicateWaitMs + 60_000,
+    }),
+  );
 
   return {
     async run<T>(
@@ -96,15 +110,8 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
       action: (context: TransactionalContext) => Promise<T> | T,
       runOptions: { readonly serializer?: ResultSerializer<T> } = {},
     ): Promise<RunResult<T>> {
-      validateKey(request?.key);
-      validateScope(request.scope);
-      if (!isFingerprint(request.fingerprint)) throw new TypeError('request.fingerprint must be 64 lowercase hex characters (SHA-256).');
-      if (request.owner !== undefined && request.scope !== GLOBAL_SCOPE) {
-        throw new TypeError('request.owner only applies to scope "global"; scope the key to the user instead.');
-      }
-      const serializer = runOptions.serializer ?? (jsonSerializer as ResultSerializer<T>);
+      validateRunRequest(request);
       const inTx = store.withDb(db, { preparedStatements: options.preparedStatements === true });
-      const id = { key: request.key, scope: request.scope };
       // A transaction-local marker, and the wait bound for the claim only (the caller's own
       // lock_timeout comes back right after). Both vanish at the end of the transaction, which
       // is how the third statement knows that the claim really ran inside one.
@@ -113,20 +120,16 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
         `SELECT current_setting('lock_timeout') AS previous, set_config('lock_timeout', $1, true), set_config('${MARKER}', $2, true)`,
         [lockTimeout(duplicateWaitMs), marker],
       );
-      let claim;
+      let begun: BeginResult<T> | undefined;
+      let refusal: unknown;
       try {
-        claim = await inTx.claim({
-          ...id,
-          fingerprint: request.fingerprint,
-          owner: request.owner ?? null,
-          leaseMs,
-          ttlMs,
-          replaceExpired: onExpired === 'new',
-        });
+        begun = await begin<T>(request, runOptions.serializer ? { serializer: runOptions.serializer } : {}, { store: inTx, shared: false });
       } catch (error) {
         // The first transaction's end is unknown: suggest a retry after the wait, at least a second.
         if (sqlState((error as { cause?: unknown }).cause) === LOCK_NOT_AVAILABLE) throw new InProgressError(Math.max(duplicateWaitMs, 1000));
-        throw error;
+        // A failed claim statement aborted the transaction: nothing more can be asked of it.
+        if (error instanceof IdempotencyError && error.code === 'store_unavailable') throw error;
+        refusal = error; // a duplicate's answer: given once the transaction is confirmed below
       }
       const after = await db.query(`SELECT current_setting('${MARKER}', true) AS marker, set_config('lock_timeout', $1, true)`, [
         String(before.rows[0]?.previous ?? '0'),
@@ -134,21 +137,21 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
       if (after.rows[0]?.marker !== marker) {
         // Autocommit (or a pool handing out different connections): the claim is already
         // committed on its own. Undo it and refuse: nothing here would be atomic.
-        if (claim.outcome === 'claimed') await inTx.release({ ...id, lockVersion: claim.lockVersion });
+        if (begun?.outcome === 'claimed') await begun.release();
         throw new TypeError('Transactional run() needs a client inside an open transaction (BEGIN … COMMIT), not a pool or an autocommit connection.');
       }
-      if (claim.outcome === 'existing') {
-        const answer = await answerDuplicate({ request, record: claim.record, now: claim.now, codec, serializer });
-        if (answer instanceof InProgressError) throw answer;
-        return answer;
-      }
+      if (begun === undefined) throw refusal;
+      if (begun.outcome === 'replayed') return { value: begun.value, replayed: true };
 
-      const value = await action({ db, lockVersion: claim.lockVersion, reclaimed: claim.reclaimed });
-      const response = await codec.encode(serializer.serialize(value));
-      // Our own uncommitted row: only this transaction can change it, so 'lost' means the
-      // action itself touched the idempotency table.
-      if ((await inTx.complete({ key: request.key, scope: request.scope, lockVersion: claim.lockVersion, response, ttlMs })) === 'lost') {
-        throw new LeaseLostError('The idempotency record changed inside this transaction; roll it back.');
+      // The caller rolls back if the action throws: the claim goes with it, nothing to release.
+      const value = await action({ db, lockVersion: begun.lockVersion, reclaimed: begun.reclaimed });
+      try {
+        await begun.complete(value);
+      } catch (error) {
+        // Our own uncommitted row: only this transaction can change it, so 'lost' means the
+        // action itself touched the idempotency table.
+        if (error instanceof LeaseLostError) throw new LeaseLostError('The idempotency record changed inside this transaction; roll it back.');
+        throw error;
       }
       return { value, replayed: false };
     },

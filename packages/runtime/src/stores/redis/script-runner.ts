@@ -1,7 +1,10 @@
 /**
- * Runs the store's Lua scripts: EVALSHA first, EVAL (which also caches the script on that
- * server) only after NOSCRIPT, and — in durable mode — WAIT on the same connection, pipelined
- * with the script so a write plus its replication check is still one round trip.
+ * Runs the store's Lua scripts: EVALSHA first; after NOSCRIPT (a cold or flushed script cache)
+ * ONE shared SCRIPT LOAD per script, awaited by every caller that met it, then EVALSHA again —
+ * EVAL with the full source only if the script is still missing (another cluster node). A burst
+ * of 30,000 requests on a cold cache thus sends one SCRIPT LOAD, not 30,000 script sources down
+ * one connection. In durable mode WAIT goes on the same connection, pipelined with the script,
+ * so a write plus its replication check is still one round trip.
  */
 import type { RedisArgument, RedisCommand, RedisReply, RedisResult } from './client-port.js';
 
@@ -61,6 +64,7 @@ export async function runScripts(pipeline: Pipeline, calls: readonly ScriptCall[
   const replies: (RedisReply | undefined)[] = new Array(calls.length);
   let pending = calls.map((call, index) => ({ call, index }));
   let verb: 'EVALSHA' | 'EVAL' = 'EVALSHA';
+  let loaded = false;
   let replicas: number | null = null;
   while (pending.length > 0) {
     const commands = pending.map(({ call }) => evalCommand(verb, call));
@@ -80,7 +84,31 @@ export async function runScripts(pipeline: Pipeline, calls: readonly ScriptCall[
       replicas = Number(acknowledged);
     }
     pending = retry;
+    if (pending.length === 0) break;
+    if (!loaded) {
+      loaded = true;
+      const scripts = new Map(pending.map(({ call }) => [call.script.sha1, call.script]));
+      // A failed load is not fatal: EVAL below still caches the script.
+      const ok = await Promise.all([...scripts.values()].map((script) => loadOnce(pipeline, script).then(() => true, () => false)));
+      if (ok.every(Boolean)) continue; // EVALSHA again
+    }
     verb = 'EVAL';
   }
   return { replies: replies as RedisReply[], replicas };
+}
+
+/** SCRIPT LOADs in flight, by SHA1: concurrent callers that met NOSCRIPT share one. */
+const loading = new Map<string, Promise<void>>();
+
+function loadOnce(pipeline: Pipeline, script: LuaScript): Promise<void> {
+  let load = loading.get(script.sha1);
+  if (!load) {
+    load = pipeline([['SCRIPT', 'LOAD', script.source]])
+      .then(([result]) => {
+        if (result instanceof Error) throw result;
+      })
+      .finally(() => loading.delete(script.sha1));
+    loading.set(script.sha1, load);
+  }
+  return load;
 }
