@@ -38,8 +38,11 @@ export const actionSchema = z.object({
   route: z.string().optional(),
   /** Consumers: the queue/subject/topic; cron: the schedule. */
   channel: z.string().optional(),
-  /** Request fields that distinguish one intent from another; hashed into the fingerprint. */
-  significantFields: z.array(z.string().min(1)).min(1),
+  /**
+   * Request fields that distinguish one intent from another; hashed into the fingerprint. Empty
+   * when the code does not name them: then the whole body (canonical JSON) is the fingerprint.
+   */
+  significantFields: z.array(z.string().min(1)),
   /** Payment provider this action calls, if any. */
   provider: z.enum(PROVIDERS).optional(),
   /** Several steps (reserve, charge, confirm) make it a saga. */

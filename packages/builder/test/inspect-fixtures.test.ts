@@ -34,7 +34,7 @@ describe('inspectCodebase on fixtures', () => {
     expect(inspection.endpoints.find((e) => e.route === '/payments/:id/refund')).toMatchObject({ handler: 'refundPayment', bodyFields: ['amount'], span: { start: 19, end: 26 } });
     expect(inspection.paymentCalls).toEqual([
       { provider: 'stripe', call: 'stripe.paymentIntents.create', location: 'src/routes/payments.ts:9', passesIdempotencyKey: false },
-      { provider: 'stripe', call: 'stripe.refunds.create', location: 'src/routes/payments.ts:21', passesIdempotencyKey: true },
+      { provider: 'stripe', call: 'stripe.refunds.create', location: 'src/routes/payments.ts:21', passesIdempotencyKey: true, keyExpression: 'key' },
     ]);
     expect(inspection.webhooks.map((w) => w.location)).toEqual(['src/routes/webhooks.ts:6']);
     expect(inspection.schedulers).toEqual([{ mechanism: 'node-cron', schedule: '*/15 * * * *', location: 'src/jobs/reconcile.ts:5' }]);
@@ -72,7 +72,7 @@ describe('inspectCodebase on fixtures', () => {
     expect(inspection.endpoints[1]?.bodyFields).toEqual(['amount']);
     expect(inspection.webhooks).toHaveLength(1);
     expect(inspection.paymentCalls).toEqual([
-      { provider: 'adyen', call: 'this.checkout.PaymentsApi.payments', location: 'src/payments/payments.service.ts:10', passesIdempotencyKey: true },
+      { provider: 'adyen', call: 'this.checkout.PaymentsApi.payments', location: 'src/payments/payments.service.ts:10', passesIdempotencyKey: true, keyExpression: 'idempotencyKey' },
       { provider: 'adyen', call: 'this.checkout.ModificationsApi.refundCapturedPayment', location: 'src/payments/payments.service.ts:24', passesIdempotencyKey: false },
     ]);
     expect(inspection.schedulers).toEqual([{ mechanism: '@Cron', schedule: '0 */10 * * * *', location: 'src/payments/settlement.job.ts:6', handler: 'reconcileSettlements' }]);

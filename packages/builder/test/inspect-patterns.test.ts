@@ -51,6 +51,14 @@ describe('inspectCodebase: more stacks by pattern', () => {
         '    def create(self, request):',
         '        return None',
       ].join('\n'),
+      'shop/urls.py': [
+        'from django.urls import include, path',
+        'from rest_framework.routers import DefaultRouter',
+        'from . import views',
+        'router = DefaultRouter()',
+        'router.register(r"refunds", views.RefundViewSet)',
+        'urlpatterns = [path("orders/submit/", views.submit_order), path("api/", include(router.urls))]',
+      ].join('\n'),
       'shop/worker.py': 'import pika\nch.basic_consume(queue="refunds", on_message_callback=handle)\n\n@shared_task\ndef send_receipt(order_id):\n    pass\n',
     });
     const inspection = await inspectCodebase(dir);
@@ -59,8 +67,8 @@ describe('inspectCodebase: more stacks by pattern', () => {
     expect(inspection.broker).toMatchObject({ value: 'rabbitmq', location: 'requirements.txt:4' });
     expect(routes(inspection.endpoints)).toEqual([
       'POST /orders/<order_id>/pay @ shop/api.py:4',
-      'POST submit_order @ shop/views.py:4',
-      'POST RefundViewSet @ shop/views.py:9',
+      'POST /orders/submit @ shop/views.py:4',
+      'POST /refunds @ shop/views.py:9',
     ]);
     expect(inspection.endpoints[0]).toMatchObject({ framework: 'flask', handler: 'pay', bodyFields: ['amount', 'currency'] });
     expect(inspection.endpoints[1]?.framework).toBe('django');
@@ -208,12 +216,13 @@ describe('the builder never inspects its own output', () => {
   it('leaves out the folders it is told to (the --code directory)', () => {
     const root = mkdtempSync(join(tmpdir(), 'walk-exclude-'));
     mkdirSync(join(root, 'src'));
-    mkdirSync(join(root, 'generated', 'code'), { recursive: true });
+    // Not named `generated`: that folder is skipped anyway, so it would not prove the exclusion.
+    mkdirSync(join(root, 'idempotency', 'code'), { recursive: true });
     writeFileSync(join(root, 'src', 'app.ts'), 'export {};\n');
-    writeFileSync(join(root, 'generated', 'code', 'cleanup.ts'), 'setInterval(() => {}, 1000);\n');
+    writeFileSync(join(root, 'idempotency', 'code', 'cleanup.ts'), 'setInterval(() => {}, 1000);\n');
     const all = walkSourceFiles(root).files.map((f) => f.relPath);
-    const without = walkSourceFiles(root, { excludeDirs: [join(root, 'generated', 'code')] }).files.map((f) => f.relPath);
-    expect(all).toContain('generated/code/cleanup.ts');
+    const without = walkSourceFiles(root, { excludeDirs: [join(root, 'idempotency', 'code')] }).files.map((f) => f.relPath);
+    expect(all).toContain('idempotency/code/cleanup.ts');
     expect(without).toEqual(['src/app.ts']);
     rmSync(root, { recursive: true, force: true });
   });

@@ -5,8 +5,10 @@
  */
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
+import { registerAuditCommand } from './commands/audit.js';
 import { registerCheckCommand } from './commands/check.js';
 import { registerDesignCommand } from './commands/design.js';
+import { registerInspectCommand } from './commands/inspect.js';
 import { registerOpsCommands } from './commands/ops.js';
 
 /** The same relative path from src/cli and dist/cli: the builder's own manifest. */
@@ -23,6 +25,8 @@ export function createProgram(): Command {
     .showHelpAfterError();
   registerDesignCommand(program);
   registerCheckCommand(program);
+  registerInspectCommand(program);
+  registerAuditCommand(program);
   registerOpsCommands(program);
   return program;
 }

@@ -12,7 +12,9 @@ import { scanJvm } from './patterns/jvm.js';
 import { scanPhp } from './patterns/php.js';
 import { scanPython } from './patterns/python.js';
 import { scanRuby } from './patterns/ruby.js';
-import { chooseBroker, chooseDatabase, chooseFramework, chooseLanguage } from './summarize.js';
+import { assessCosts } from './cost.js';
+import { normaliseRoute, resolveRoutes, type RouteFacts } from './route-graph.js';
+import { chooseBroker, chooseDatabase, chooseFramework, chooseLanguage, languageOfBackend } from './summarize.js';
 import { emptyFindings, type EndpointFinding, type FileFindings, type Inspection, type Language, type ScanResult } from './types.js';
 import { walkSourceFiles, type WalkLimits } from './walk.js';
 
@@ -47,17 +49,73 @@ async function loadTypeScriptScanner(notes: string[]): Promise<typeof import('./
   }
 }
 
+/** A shape's fields with `...Base` entries expanded (class inheritance), cycles cut. */
+function expandShape(name: string, shapes: ReadonlyMap<string, string[]>, seen: Set<string> = new Set()): string[] | undefined {
+  const fields = shapes.get(name);
+  if (!fields || seen.has(name)) return undefined;
+  seen.add(name);
+  const out = fields.flatMap((f) => (f.startsWith('...') ? expandShape(f.slice(3), shapes, seen) ?? [] : [f]));
+  return out.length > 0 ? [...new Set(out)] : undefined;
+}
+
 /**
  * Endpoints typed with a DTO get that DTO's fields; handlers defined in another file (Go) get the
- * body type that file saw them decode.
+ * body type that file saw them decode. A `A|B` body type lists candidates (typed Python
+ * parameters); the first that is a known shape wins, and a type that is no known shape is dropped
+ * rather than shown as if it were the body.
  */
-function resolveBodyTypes(endpoints: EndpointFinding[], shapes: ReadonlyMap<string, string[]>, handlerTypes: ReadonlyMap<string, string>): EndpointFinding[] {
+function dirOf(relPath: string): string {
+  return relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '.';
+}
+
+/** The body type a handler decodes: the one in the route's own package, else the only one of that name (never a homonym). */
+function handlerType(endpoint: EndpointFinding, handlerTypes: ReadonlyMap<string, ReadonlyArray<{ dir: string; type: string }>>): string | undefined {
+  const candidates = endpoint.handler ? handlerTypes.get(endpoint.handler) ?? [] : [];
+  const local = candidates.find((c) => c.dir === dirOf(endpoint.location.replace(/:\d+$/, '')));
+  // The handler was found in the route's own file: what it decodes is known, even when that is nothing.
+  if (endpoint.span && (endpoint.framework === 'gin' || endpoint.framework === 'net-http')) return local?.type;
+  return local?.type ?? (candidates.length === 1 ? candidates[0]?.type : undefined);
+}
+
+function resolveBodyTypes(endpoints: EndpointFinding[], shapes: ReadonlyMap<string, string[]>, handlerTypes: ReadonlyMap<string, ReadonlyArray<{ dir: string; type: string }>>): EndpointFinding[] {
   return endpoints.map((endpoint) => {
-    const bodyType = endpoint.bodyType ?? (endpoint.handler ? handlerTypes.get(endpoint.handler) : undefined);
-    const declared = bodyType ? shapes.get(bodyType) : undefined;
-    if (!declared) return endpoint;
-    return { ...endpoint, bodyType, bodyFields: [...new Set([...endpoint.bodyFields, ...declared])] };
+    const written = endpoint.bodyType ?? handlerType(endpoint, handlerTypes);
+    const candidates = (written ?? '').split('|').filter(Boolean);
+    const bodyType = candidates.find((c) => expandShape(c, shapes));
+    const declared = bodyType ? expandShape(bodyType, shapes) : undefined;
+    const { bodyType: _dropped, ...rest } = endpoint;
+    if (!declared || !bodyType) return candidates.length > 1 || ['fastapi', 'flask', 'django'].includes(endpoint.framework) ? rest : endpoint;
+    return { ...rest, bodyType, bodyFields: [...new Set([...endpoint.bodyFields, ...declared])] };
   });
+}
+
+/** Tokens without which a file declares no route, consumer, schedule, payment call or body shape. */
+const TS_SIGNALS = /\.(post|put|patch|delete|del|route|on|use|register|group|mount)\s*\(|@(Post|Put|Patch|Delete|Controller|Resolver|Mutation|Cron|Interval|Process|Processor|MessagePattern|EventPattern|SqsMessageHandler|RabbitSubscribe)\b|export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b|\b(interface|class|z\.object|Type\.Object|Joi\.object|yup\.object)\b|stripe|adyen|paypal|braintree|Worker|cron|schedule|setInterval|consume|subscribe|createPool|Pool|PrismaClient|mongoose|createClient|Redis|amqp|connect\(|kafka|Queue|setGlobalPrefix|express|fastify|hono|Database|sqlite|knex|drizzle|sequelize|typeorm|DataSource|MongoClient|postgres|mysql|Client\(/i;
+const TSX_SIGNALS = /\.(post|put|patch|delete|route)\s*\(|export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b|stripe|adyen|paypal|braintree/i;
+
+/** Browser code trees: their `setInterval` polls and `fetch('/pay', { method: 'POST' })` calls are not the service's. */
+const CLIENT_TREE = /(^|\/)(client|frontend|web-client|public|static|www|assets)\//;
+const SERVER_IMPORT = /from ['"](express|fastify|hono|@nestjs\/[\w-]+|next\/server|stripe|@adyen\/api-library|@paypal\/[\w-]+)['"]|require\(['"](express|fastify|stripe)['"]\)/;
+
+function worthScanning(language: Language, relPath: string, text: string): boolean {
+  if (language !== 'typescript' && language !== 'javascript') return true;
+  if (CLIENT_TREE.test(relPath) && !SERVER_IMPORT.test(text)) return false;
+  // React components (.tsx/.jsx) only matter when they are route files or call a provider.
+  return /\.[jt]sx$/.test(relPath) ? TSX_SIGNALS.test(text) : TS_SIGNALS.test(text);
+}
+
+const SECRET_FIELD = /pass(word|wd|phrase)?$|^pwd$|secret|token|api_?key|apikey|private_?key|card_?number|cardnumber|^pan$|^cvc$|^cvv2?$|^cv2$|security_?code|^pin$|^otp$|^ssn$/i;
+
+/**
+ * Path parameters apart from body fields; secrets marked so that they are never hashed plainly;
+ * route written the way the design shows it.
+ */
+function finishEndpoint(endpoint: EndpointFinding): EndpointFinding {
+  const route = normaliseRoute(endpoint.route);
+  const pathParams = [...route.matchAll(/(?::(\w+)|\{(\w+)(?::[^}]*)?\}|\[(?:\.\.\.)?(\w+)\]|<(?:\w+:)?(\w+)>)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').filter(Boolean);
+  const bodyFields = endpoint.bodyFields.filter((f) => !pathParams.includes(f));
+  const secretFields = bodyFields.filter((f) => SECRET_FIELD.test(f.slice(f.lastIndexOf('.') + 1)));
+  return { ...endpoint, route, bodyFields, ...(pathParams.length > 0 ? { pathParams } : {}), ...(secretFields.length > 0 ? { secretFields } : {}) };
 }
 
 function dedupeEndpoints(endpoints: readonly EndpointFinding[]): EndpointFinding[] {
@@ -106,33 +164,52 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
   const tsScanner = needsTs ? await loadTypeScriptScanner(notes) : undefined;
   const code = emptyFindings();
   const shapes = new Map<string, string[]>();
-  const handlerTypes = new Map<string, string>();
+  const handlerTypes = new Map<string, Array<{ dir: string; type: string }>>();
+  const routeFacts: RouteFacts[] = [];
+  let parsed = 0;
+  const started = Date.now();
   for (const { file, language } of sourceFiles) {
     const scan: Scanner | undefined = language === 'typescript' || language === 'javascript'
       ? tsScanner && ((relPath, text) => tsScanner.scanTypeScript(relPath, text, hints))
       : PATTERN_SCANNERS[language];
     if (!scan) continue;
     try {
-      const result = scan(file.relPath, read(file.absPath));
+      const text = read(file.absPath);
+      // A cheap textual pre-filter: most files of a large repository declare nothing the scanners
+      // look for, and a full parse (TypeScript above all) is the expensive part.
+      if (!worthScanning(language, file.relPath, text)) continue;
+      parsed += 1;
+      const result = scan(file.relPath, text);
+      if (result.routeFacts) routeFacts.push(result.routeFacts);
       merge(code, result.findings);
       for (const [name, fields] of result.shapes) if (!shapes.has(name)) shapes.set(name, fields);
-      for (const [name, type] of result.handlerBodyTypes ?? []) if (!handlerTypes.has(name)) handlerTypes.set(name, type);
+      for (const [name, type] of result.handlerBodyTypes ?? []) handlerTypes.set(name, [...(handlerTypes.get(name) ?? []), { dir: dirOf(file.relPath), type }]);
     } catch (error) {
       notes.push(`${file.relPath} could not be analysed: ${(error as Error).message}`);
     }
   }
 
-  const endpoints = dedupeEndpoints(resolveBodyTypes(code.endpoints, shapes, handlerTypes));
+  const routed = resolveRoutes(code.endpoints, routeFacts, new Set(sourceFiles.map((s) => s.file.relPath)));
+  notes.push(...routed.notes);
+  const finished = dedupeEndpoints(resolveBodyTypes(routed.endpoints, shapes, handlerTypes)).map(finishEndpoint);
+  // Two rules can see one call (a provider pattern and a generic one): one finding per location.
+  const paymentCalls = code.paymentCalls.filter((c, i, all) => all.findIndex((o) => o.location === c.location) === i);
+  const costs = assessCosts(finished, { root, paymentCalls });
+  const endpoints = finished.map((e) => {
+    const cost = costs.get(e);
+    return cost ? { ...e, cost: { level: cost.level, evidence: cost.evidence }, ...(cost.protection ? { protection: cost.protection } : {}) } : e;
+  });
+  const elapsedMs = Date.now() - started;
   const frameworks = [...manifests.frameworks, ...code.frameworks];
   const databases = [...code.databases, ...manifests.databases];
   const brokers = [...code.brokers, ...manifests.brokers];
   const languages = manifests.languages;
-  const language = chooseLanguage(fileCounts, languages);
   const framework = chooseFramework(endpoints, frameworks);
+  const language = languageOfBackend(framework, fileCounts, chooseLanguage(fileCounts, languages));
   const database = chooseDatabase(databases);
   const broker = chooseBroker(brokers, code.consumers);
   const providers = [...manifests.providers];
-  for (const call of code.paymentCalls) {
+  for (const call of paymentCalls) {
     if (!providers.some((p) => p.value === call.provider)) providers.push({ value: call.provider, location: call.location, evidence: call.call });
   }
   // The top-most manifest names the project; nested ones are packages inside it.
@@ -142,6 +219,8 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
   return {
     dir: root,
     filesScanned: walked.files.length,
+    filesParsed: parsed,
+    scanMs: elapsedMs,
     truncated: walked.truncated,
     ...(language ? { language } : {}),
     ...(framework ? { framework } : {}),
@@ -153,7 +232,7 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
     ...(manifests.instances[0] ? { instances: manifests.instances[0] } : {}),
     paymentProviders: providers,
     endpoints,
-    paymentCalls: code.paymentCalls,
+    paymentCalls,
     consumers: code.consumers,
     webhooks: endpoints.filter((e) => e.webhook),
     schedulers: code.schedulers,

@@ -96,6 +96,8 @@ export function goModDependencies(text: string): DeclaredDependency[] {
   const out: DeclaredDependency[] = [];
   let inBlock = false;
   text.split('\n').forEach((raw, index) => {
+    // `// indirect` entries are dependencies of dependencies (gorm pulls every SQL driver): not the project's choice.
+    if (/\/\/\s*indirect\b/.test(raw)) return;
     const line = raw.replace(/\/\/.*$/, '').trim();
     if (/^require\s*\($/.test(line)) {
       inBlock = true;

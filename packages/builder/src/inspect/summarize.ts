@@ -104,3 +104,25 @@ function chooseByScore<T extends string>(evidence: readonly TechFinding<T>[], sc
   }
   return best;
 }
+
+const FRAMEWORK_LANGUAGES: Partial<Record<Framework, readonly Language[]>> = {
+  nestjs: ['typescript', 'javascript'], nextjs: ['typescript', 'javascript'], fastify: ['typescript', 'javascript'],
+  hono: ['typescript', 'javascript'], express: ['typescript', 'javascript'], spring: ['java', 'kotlin'], fastapi: ['python'],
+  django: ['python'], flask: ['python'], gin: ['go'], 'net-http': ['go'], aspnet: ['csharp'], rails: ['ruby'], laravel: ['php'],
+};
+
+/**
+ * The backend's language: the one its server framework is written in (a FastAPI service with a
+ * large React frontend is a Python service), else the file-count choice.
+ * @example languageOfBackend({ value: 'fastapi', … }, counts, manifests, fallback).value // 'python'
+ */
+export function languageOfBackend(
+  framework: TechFinding<Framework> | undefined,
+  fileCounts: ReadonlyMap<Language, { count: number; first: string }>,
+  fallback: TechFinding<Language> | undefined,
+): TechFinding<Language> | undefined {
+  const candidates = framework ? FRAMEWORK_LANGUAGES[framework.value] : undefined;
+  if (!candidates || (fallback && candidates.includes(fallback.value))) return fallback;
+  const best = [...candidates].sort((a, b) => (fileCounts.get(b)?.count ?? 0) - (fileCounts.get(a)?.count ?? 0))[0] as Language;
+  return { value: best, location: framework?.location ?? '.', evidence: `the server framework ${framework?.value ?? ''} is written in ${best}` };
+}

@@ -2,6 +2,7 @@
  * What the inspector reports about a codebase. Every finding carries `location` as `path:line`
  * (path relative to the inspected directory) so the user can check it before trusting it.
  */
+import type { RouteFacts } from './route-graph.js';
 import type { BROKERS, DATABASES, FRAMEWORKS, LANGUAGES, PROVIDERS } from '../answers.js';
 
 export type Language = (typeof LANGUAGES)[number];
@@ -36,6 +37,18 @@ export interface EndpointFinding {
   readonly webhook: boolean;
   /** 1-based line span of the handler, used to attach payment calls made inside it. */
   readonly span?: { readonly start: number; readonly end: number };
+  /** Path parameters of the full route (`:id`, `{id}`), never body fields. */
+  readonly pathParams?: readonly string[];
+  /** Query parameters the handler reads (`req.query.x`, `Query(...)`), listed apart from the body. */
+  readonly queryFields?: readonly string[];
+  /** Secret-looking body fields (password, token, card number, CVC, API keys): never hashed plainly. */
+  readonly secretFields?: readonly string[];
+  /** What a duplicate costs, from what the handler does (provider calls reached, writes, messages). */
+  readonly cost?: { readonly level: 'money' | 'external' | 'write' | 'none' | 'auth' | 'read'; readonly evidence: readonly string[] };
+  /** Idempotency handling already in the handler, with `path:line`. */
+  readonly protection?: string;
+  /** Internal: the router node the route is declared on (`file#router`), resolved to its mount prefixes. */
+  readonly scope?: string;
 }
 
 /** A call into a payment provider's SDK that creates or moves money. */
@@ -46,6 +59,10 @@ export interface PaymentCallFinding {
   readonly location: string;
   /** True when the call already passes a provider idempotency key / request id. */
   readonly passesIdempotencyKey: boolean;
+  /** The key expression as written, when it could be seen (also through an options variable). */
+  readonly keyExpression?: string;
+  /** Why the key passed is not sound (random per attempt, shared by two equal purchases), when it is not. */
+  readonly keyIssue?: string;
 }
 
 /** A message consumer (at-least-once delivery: every message may arrive twice). */
@@ -86,6 +103,8 @@ export interface ScanResult {
   readonly shapes: Map<string, string[]>;
   /** Handler function name → body type it decodes, for handlers registered in another file (Go). */
   readonly handlerBodyTypes?: Map<string, string>;
+  /** Mounts, imports and exports of routers, for full paths across files. */
+  readonly routeFacts?: RouteFacts;
 }
 
 /** The whole report for one directory. */
@@ -93,6 +112,10 @@ export interface Inspection {
   /** Absolute path of the inspected directory. */
   readonly dir: string;
   readonly filesScanned: number;
+  /** Files that passed the textual pre-filter and were parsed by a scanner. */
+  readonly filesParsed?: number;
+  /** Wall time of the source scan in ms (manifests excluded). */
+  readonly scanMs?: number;
   /** True when the file or size bound was hit and some files were not read. */
   readonly truncated: boolean;
   /** The stack as concluded from the evidence below; absent when nothing pointed to it. */

@@ -10,7 +10,14 @@ export const SKIPPED_DIRS = new Set([
   'node_modules', 'dist', 'build', 'out', '.next', '.nuxt', '.output', '.git', '.hg', '.svn', 'vendor',
   'target', 'bin', 'obj', 'coverage', '__pycache__', '.venv', 'venv', 'env', '.tox', '.mypy_cache',
   '.pytest_cache', '.gradle', '.idea', '.vscode', '.terraform', '.turbo', '.cache', 'tmp', '.tmp',
+  // Tests, fixtures, vendored and generated trees exercise or copy handlers; they do not declare the service's own.
+  'test', 'tests', '__tests__', '__mocks__', 'spec', 'e2e', 'fixtures', '__fixtures__', 'testdata', 'third_party',
+  'third-party', 'generated', '__generated__', 'bower_components', 'jspm_packages', 'storybook-static', '.storybook',
+  '.svelte-kit', '.expo', 'Pods', 'DerivedData',
 ]);
+
+/** Generated or minified files, whatever folder they sit in. */
+const GENERATED_FILE = /\.(min|bundle|gen|generated|pb)\.[^.]+$|_pb2(_grpc)?\.py$|\.pb\.go$|\.d\.ts$|_generated\.go$/;
 
 /** Extensions of files the scanners read; manifests are matched by name in `manifests.ts`. */
 export const SOURCE_EXTENSIONS = new Set([
@@ -22,7 +29,10 @@ export const SOURCE_EXTENSIONS = new Set([
 const MANIFEST_NAMES = new Set(['Gemfile']);
 
 export interface WalkLimits {
-  /** Stop after this many files (default 5,000). */
+  /**
+   * Stop after this many files (default 200,000: a safety bound, not a budget — the pre-filter keeps
+   * large repositories fast, and a lower cap would silently skip whole modules).
+   */
   readonly maxFiles?: number;
   /** Files larger than this are not read (default 512 KiB): generated or minified code. */
   readonly maxFileBytes?: number;
@@ -67,7 +77,7 @@ function readDir(dir: string): Dirent[] {
  * const { files } = walkSourceFiles('/srv/payments-api');
  * files.map((f) => f.relPath); // ['package.json', 'src/app.ts', ...]
  */
-export function walkSourceFiles(root: string, { maxFiles = 5000, maxFileBytes = 512 * 1024, excludeDirs = [] }: WalkLimits = {}): WalkResult {
+export function walkSourceFiles(root: string, { maxFiles = 200_000, maxFileBytes = 512 * 1024, excludeDirs = [] }: WalkLimits = {}): WalkResult {
   const excluded = new Set(excludeDirs.map((dir) => resolve(dir)));
   const files: WalkedFile[] = [];
   const queue = [root];
@@ -83,7 +93,7 @@ export function walkSourceFiles(root: string, { maxFiles = 5000, maxFileBytes = 
         continue;
       }
       if (!entry.isFile() || !(SOURCE_EXTENSIONS.has(extensionOf(entry.name)) || MANIFEST_NAMES.has(entry.name))) continue;
-      if (entry.name.endsWith('.min.js') || entry.name.endsWith('.d.ts')) continue;
+      if (GENERATED_FILE.test(entry.name)) continue;
       if (files.length >= maxFiles) {
         return { files, truncated: true, skippedLarge };
       }

@@ -37,8 +37,8 @@ export interface Proposals {
   readonly concurrency?: Proposed<Answers['concurrency']>;
 }
 
-/** At most this many actions are proposed; the rest are listed as skipped. */
-export const MAX_PROPOSED_ACTIONS = 12;
+/** No fixed cap drops an action: every mutating entry point with a duplicate cost is proposed, ranked by that cost. */
+export const MAX_PROPOSED_ACTIONS = Number.POSITIVE_INFINITY;
 
 /** Fields that never distinguish one intent from another (see the design's excluded fields). */
 const NOT_SIGNIFICANT = /^(idempotency_?key|request_?id|trace_?id|correlation_?id|timestamp|created_?at|sent_?at|nonce|signature|user_?agent|client_?version|description|note|notes|memo|metadata|return_?url|callback_?url|redirect_?url|locale)$/i;
@@ -88,13 +88,14 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
   const calls = callsIn(endpoint, inspection.paymentCalls);
   const kind: Action['kind'] = endpoint.webhook ? 'webhook' : 'http';
   const notes: Record<string, Provenance> = {};
-  let provider: Provider | undefined = calls[0]?.provider;
+  // The provider comes from a call the handler reaches (directly or through a service), never from words in its path.
+  const reached = endpoint.cost?.level === 'money' ? inspection.paymentCalls.find((c) => endpoint.cost?.evidence.some((e) => e.includes(c.location))) : undefined;
+  let provider: Provider | undefined = calls[0]?.provider ?? reached?.provider;
   if (!provider && kind === 'webhook') provider = webhookProvider(endpoint.route, providers);
-  if (!provider && kind === 'http' && providers.length === 1 && MONEY_ROUTE.test(`${endpoint.route} ${endpoint.handler ?? ''}`)) {
-    provider = providers[0];
-    notes.provider = assumption(`${provider} assumed from the route name and the project's only payment SDK; the SDK call itself is outside the handler`);
-  }
-  const fields = [...new Set([...pathParams(endpoint.route), ...endpoint.bodyFields])].filter((f) => !NOT_SIGNIFICANT.test(f));
+  // Body fields only: path parameters are already bound by the route, secrets are never hashed plainly.
+  const secrets = new Set(endpoint.secretFields ?? []);
+  const fields = [...new Set(endpoint.bodyFields)].filter((f) => !NOT_SIGNIFICANT.test(f) && !secrets.has(f) && !(endpoint.pathParams ?? []).includes(f));
+  if (secrets.size > 0) notes.secretFields = code(`${[...secrets].join(', ')} left out of the fingerprint (secrets are never stored, even hashed) — ${endpoint.location}`);
   if (fields.length === 0) notes.significantFields = assumption(fieldsNote(kind, provider));
   const effect = calls.length > 0
     ? `calls ${calls.map((c) => `${c.call} (${c.location})`).join(', ')}`
@@ -106,12 +107,14 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
     description: `${endpoint.method} ${endpoint.route} ${effect}`,
     method: endpoint.method,
     route: endpoint.route,
-    significantFields: fields.length > 0 ? fields : defaultFields(kind, provider),
+    // No named field: [] = the canonical JSON of the whole body (the runtime's default); never invented names.
+    significantFields: fields.length > 0 || kind === 'http' ? fields : defaultFields(kind, provider),
     ...(provider ? { provider } : {}),
     keySource: kind === 'webhook' ? 'derived' : 'client',
     location: endpoint.location,
   };
-  return { action, notes, rank: (provider ? 0 : 2) + (kind === 'webhook' ? 1 : 0) };
+  const costRank = { money: 0, external: 2, write: 3, none: 4, read: 5, auth: 5 }[endpoint.cost?.level ?? 'write'];
+  return { action, notes, rank: kind === 'webhook' ? 1 : costRank };
 }
 
 function consumerAction(consumer: ConsumerFinding): ProposedAction {
@@ -156,7 +159,16 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
   const skipped: string[] = [];
   const candidates: ProposedAction[] = [];
   for (const endpoint of inspection.endpoints) {
-    const moneyInside = callsIn(endpoint, inspection.paymentCalls).length > 0;
+    const moneyInside = callsIn(endpoint, inspection.paymentCalls).length > 0 || endpoint.cost?.level === 'money';
+    // Login, logout, sessions, tokens and reads: a stored replay would hand one result to another attempt, or a duplicate costs nothing.
+    if (!endpoint.webhook && (endpoint.cost?.level === 'auth' || endpoint.cost?.level === 'read')) {
+      skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): not protected — ${endpoint.cost.evidence.join('; ')}`);
+      continue;
+    }
+    if (endpoint.protection) {
+      skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): already has idempotency handling (${endpoint.protection}); assess it rather than stacking a second layer`);
+      continue;
+    }
     // `PUT /orders/{id}/cancel` is a state transition, not a replace: only plain resources are skipped.
     const verbAfterParam = /[:{[][^/]*[\]}]?\/[A-Za-z-]+\/?$/.test(endpoint.route);
     if ((endpoint.method === 'PUT' || endpoint.method === 'DELETE') && !endpoint.webhook && !moneyInside && !verbAfterParam) {

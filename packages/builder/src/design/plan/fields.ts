@@ -32,6 +32,8 @@ export function fieldReason(field: string): string {
 }
 
 export const BINDING_FIELD = '(method and path)';
+/** Shown when no field is named: the canonical JSON of the whole body is the fingerprint. */
+export const WHOLE_BODY = '(the whole request body, canonical JSON)';
 
 /**
  * The hashed fields of an action, each with why it is significant; the route binding comes first.
@@ -40,9 +42,14 @@ export const BINDING_FIELD = '(method and path)';
 export function significantFields(action: Action): FieldReason[] {
   const http = action.kind === 'http' || action.kind === 'webhook';
   const binding = http ? `${action.method ?? 'POST'} ${action.route ?? `/${action.name}`}` : `${action.kind} ${action.channel ?? action.name}`;
+  // No named fields (the handler does not name what it reads): the whole body is hashed rather
+  // than invented field names, which would hash `undefined` and let any change pass as a replay.
+  const fields = action.significantFields.length > 0
+    ? action.significantFields.map((field) => ({ field, reason: fieldReason(field) }))
+    : [{ field: WHOLE_BODY, reason: 'the handler does not name the fields it reads, so every byte of the request body counts: any change is a different intent (409), at the cost of treating a reordered or reformatted equal body as the same only after canonicalisation' }];
   return [
     { field: BINDING_FIELD, reason: `binds the fingerprint to \`${binding}\`, so one key reused on another endpoint is a mismatch, never a replay of the wrong response` },
-    ...action.significantFields.map((field) => ({ field, reason: fieldReason(field) })),
+    ...fields,
   ];
 }
 

@@ -108,7 +108,12 @@ function resolveFramework(language: CodeLang, framework: Answers['stack']['frame
 
 function resolveStore(database: Answers['stack']['database'], agnostic: boolean, notes: string[]): ResolvedStack['storeFlavor'] {
   if (agnostic) return 'postgresql';
-  if (database === 'other' || database === 'unknown') {
+  if (database === 'unknown') {
+    // The stack is known but no database was found: the runtime's embedded store runs as is.
+    notes.push('No database was found in the code or its manifests; the design uses the runtime\'s embedded SQLite store, which needs no server. Switch to the store of your database when the service gets one: the logical model (key, scope, fingerprint, status, lock, response, expiry) is the same.');
+    return 'sqlite';
+  }
+  if (database === 'other') {
     notes.push('The database is unknown or unsupported; the design uses the PostgreSQL reference schema. Redesign the store from the logical model (key, scope, fingerprint, status, lock, response, expiry) if you run something else.');
     return 'postgresql';
   }

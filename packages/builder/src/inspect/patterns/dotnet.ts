@@ -12,6 +12,8 @@ const VERB: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 
 
 const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /\b\w*(PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\b[^;]*?\.(Create|Confirm|Capture)(Async)?\(|\b\w+\.(Create|Confirm|Capture)Async\([^;]*new RequestOptions/, key: /IdempotencyKey/, requires: /using Stripe/ },
+  // `var service = new SessionService(); … await service.CreateAsync(options)`: the call on its own line.
+  { kind: 'payment', value: 'stripe', pattern: /\b\w*[sS]ervice\.(Create|Confirm|Capture)(Async)?\((?![^;]*new RequestOptions)/, key: /IdempotencyKey/, requires: /new (PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\(/ },
   { kind: 'payment', value: 'adyen', pattern: /\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment)(Async)?\(/, key: /IdempotencyKey/, requires: /using Adyen/ },
   { kind: 'consumer', value: 'rabbitmq', pattern: /\.BasicConsume(?:Async)?\(\s*(?:queue:\s*)?(?:"([^"]+)")?/, channel: 1 },
   { kind: 'consumer', value: 'other', pattern: /:\s*IConsumer<(\w+)>/, channel: 1 },
@@ -39,9 +41,15 @@ function dotnetShapes(text: string): Map<string, string[]> {
   return shapes;
 }
 
-function controllerPrefix(text: string): string {
-  const route = /\[Route\("([^"]*)"\)\]\s*(?:\[[^\]]*\]\s*)*public\s+(?:\w+\s+)*class\s+(\w+?)(?:Controller)?\b/.exec(text);
-  if (!route) return '';
+/** The `[Route]` of the controller class enclosing `index` (a file may hold several controllers). */
+function controllerPrefix(text: string, index = text.length): string {
+  const before = text.slice(0, index);
+  const routes = [...before.matchAll(/\[Route\("([^"]*)"\)\]\s*(?:\[[^\]]*\]\s*)*public\s+(?:\w+\s+)*class\s+(\w+?)(?:Controller)?\b/g)];
+  const classes = [...before.matchAll(/\bclass\s+\w+/g)];
+  const route = routes[routes.length - 1];
+  const lastClass = classes[classes.length - 1];
+  // The route must belong to the nearest class, not to an earlier one.
+  if (!route || !lastClass || (route.index ?? 0) + route[0].length < (lastClass.index ?? 0) + lastClass[0].length) return '';
   return (route[1] ?? '').replace('[controller]', (route[2] ?? '').toLowerCase());
 }
 
@@ -77,18 +85,26 @@ export function scanDotnet(relPath: string, text: string): ScanResult {
   const findings = emptyFindings();
   const shapes = dotnetShapes(text);
   if (/(^|\/)[\w.]*Tests?\//.test(relPath)) return { findings, shapes };
-  const prefix = controllerPrefix(text);
-  for (const { match, line } of matchesWithLines(text, /\[Http(Post|Put|Patch|Delete)(?:\(\s*"([^"]*)"[^)]*\))?\]/g)) {
-    findings.endpoints.push(endpoint(text, relPath, VERB[match[1] ?? ''] as MutatingMethod, joinRoute(prefix, match[2] ?? ''), line, 'aspnet'));
+  for (const { match, line, index } of matchesWithLines(text, /\[Http(Post|Put|Patch|Delete)(?:\(\s*"([^"]*)"[^)]*\))?\]/g)) {
+    findings.endpoints.push(endpoint(text, relPath, VERB[match[1] ?? ''] as MutatingMethod, joinRoute(controllerPrefix(text, index), match[2] ?? ''), line, 'aspnet'));
   }
-  for (const { match, line } of matchesWithLines(text, /\.Map(Post|Put|Patch|Delete)\(\s*"([^"]*)"/g)) {
+  for (const { match, line } of matchesWithLines(text, /\.Map(Post|Put|Patch|Delete)\(\s*"([^"]*)"\s*,\s*(async\s*)?\(([^)]*)\)\s*=>|\.Map(Post|Put|Patch|Delete)\(\s*"([^"]*)"/g)) {
+    const verb = match[1] ?? match[5] ?? '';
+    const route = match[2] ?? match[6] ?? '/';
+    // A lambda handler: its block is the span; a typed parameter that is a record is the body.
+    const lambda = match[4] !== undefined;
+    const end = lambda ? braceBlockEnd(text, line) : line;
+    const body = lambda ? sliceLines(text, line, end) : '';
+    const bodyType = lambda ? [...(match[4] ?? '').matchAll(/(\w+)\s+\w+/g)].map((m) => m[1] ?? '').find((t) => !/^(HttpRequest|HttpContext|HttpResponse|CancellationToken|string|int|long|Guid)$/.test(t)) : undefined;
     findings.endpoints.push({
-      method: VERB[match[1] ?? ''] as MutatingMethod,
-      route: match[2] ?? '/',
+      method: VERB[verb] as MutatingMethod,
+      route,
       framework: 'aspnet',
       location: formatLocation(relPath, line),
       bodyFields: [],
-      webhook: /webhook/i.test(match[2] ?? ''),
+      ...(bodyType ? { bodyType } : {}),
+      webhook: /webhook/i.test(route) || /EventUtility\.ConstructEvent|HmacValidator/.test(body),
+      ...(lambda ? { span: { start: line, end } } : {}),
     });
   }
   applyEffectRules(relPath, text, RULES, findings);

@@ -5,6 +5,7 @@
  */
 import { formatLocation } from '../location.js';
 import type { Broker, Database, FileFindings, Provider } from '../types.js';
+import { keyExpressionIn, keyIssue } from '../provider-keys.js';
 import { callText, matchesWithLines } from './line-patterns.js';
 
 export type EffectRule =
@@ -30,15 +31,21 @@ export function applyEffectRules(relPath: string, text: string, rules: readonly 
       const location = formatLocation(relPath, line);
       const evidence = match[0].trim().replace(/\s+/g, ' ');
       switch (rule.kind) {
-        case 'payment':
+        case 'payment': {
+          // From the call's own parenthesis: `new XService().CreateAsync(...)` has two.
+          const call = callText(text, index + Math.max(0, match[0].lastIndexOf('(')));
+          const key = rule.key.test(call) ? keyExpressionIn(call) : undefined;
+          const issue = key ? keyIssue(key) : undefined;
           out.paymentCalls.push({
             provider: rule.value,
             call: evidence.replace(/\($/, ''),
             location,
-            // From the call's own parenthesis: `new XService().CreateAsync(...)` has two.
-            passesIdempotencyKey: rule.key.test(callText(text, index + Math.max(0, match[0].lastIndexOf('(')))),
+            passesIdempotencyKey: rule.key.test(call),
+            ...(key ? { keyExpression: key } : {}),
+            ...(issue ? { keyIssue: issue } : {}),
           });
           break;
+        }
         case 'consumer': {
           const channel = rule.channel === undefined ? undefined : match[rule.channel];
           out.consumers.push({ broker: rule.value, ...(channel ? { channel } : {}), location, evidence });

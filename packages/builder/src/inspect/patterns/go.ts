@@ -5,6 +5,7 @@
  * tickers; pgx, database/sql and go-redis clients.
  */
 import { formatLocation } from '../location.js';
+import { emptyRouteFacts, type RouteFacts } from '../route-graph.js';
 import { emptyFindings, type EndpointFinding, type Framework, type MutatingMethod, type ScanResult } from '../types.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
 import { braceBlockEnd, matchesWithLines, sliceLines } from './line-patterns.js';
@@ -23,31 +24,102 @@ const RULES: readonly EffectRule[] = [
   { kind: 'scheduler', value: 'time.Ticker', pattern: /\btime\.(?:NewTicker|Tick)\(([^)]*)\)/, schedule: 1 },
   { kind: 'database', value: 'postgresql', pattern: /\b(pgxpool\.New(WithConfig)?|pgx\.Connect|sql\.Open\(\s*"(postgres|pgx)")/ },
   { kind: 'database', value: 'mysql', pattern: /\bsql\.Open\(\s*"mysql"/ },
-  { kind: 'database', value: 'sqlite', pattern: /\bsql\.Open\(\s*"sqlite3?"/ },
+  { kind: 'database', value: 'sqlite', pattern: /\b(?:sql|gorm)\.Open\(\s*"sqlite3?"|gorm\/dialects\/sqlite"|gorm\.io\/driver\/sqlite"|sqlite\.Open\(/ },
+  { kind: 'database', value: 'postgresql', pattern: /\bgorm\.Open\(\s*"postgres"|gorm\.io\/driver\/postgres"|postgres\.Open\(/ },
+  { kind: 'database', value: 'mysql', pattern: /\bgorm\.Open\(\s*"mysql"|gorm\.io\/driver\/mysql"|mysql\.Open\(/ },
   { kind: 'database', value: 'redis', pattern: /\bredis\.(NewClient|NewClusterClient|NewUniversalClient)\(/ },
   { kind: 'broker', value: 'rabbitmq', pattern: /\bamqp\.Dial\(/ },
   { kind: 'broker', value: 'nats', pattern: /\bnats\.Connect\(/ },
 ];
 
-/** Struct types: name → JSON field names (tag names when present, else Go field names). */
+/**
+ * Struct types: name → JSON field names (tag names when present, else Go field names), top-level
+ * fields only: a nested `User struct { … } \`json:"user"\`` is one field, `user`.
+ */
 function goShapes(text: string): Map<string, string[]> {
   const shapes = new Map<string, string[]>();
   for (const { match, line } of matchesWithLines(text, /^type (\w+) struct \{/gm)) {
-    const body = sliceLines(text, line + 1, braceBlockEnd(text, line) - 1);
-    const fields = [...body.matchAll(/^[ \t]*(\w+)\s+[\w.*[\]]+(?:\s+`[^`]*json:"([\w-]+)[^`]*`)?/gm)]
-      .map((m) => m[2] ?? m[1] ?? '').filter((f) => f && f !== '-');
-    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
+    const body = sliceLines(text, line + 1, braceBlockEnd(text, line) - 1).split('\n');
+    const fields: string[] = [];
+    let depth = 0;
+    let nestedName: string | undefined;
+    for (const raw of body) {
+      const opens = (raw.match(/\{/g) ?? []).length;
+      const closes = (raw.match(/\}/g) ?? []).length;
+      if (depth === 0) {
+        const nested = /^[ \t]*(\w+)\s+struct\s*\{/.exec(raw);
+        const plain = /^[ \t]*(\w+)\s+[\w.*[\]]+(?:\s+`[^`]*json:"([\w-]+)[^`]*`)?/.exec(raw);
+        if (nested) nestedName = nested[1];
+        else if (plain) fields.push(plain[2] ?? plain[1] ?? '');
+      } else if (depth + opens - closes === 0 && nestedName) {
+        // The closing line of a nested struct carries its tag: `} \`json:"user"\``.
+        fields.push(/json:"([\w-]+)/.exec(raw)?.[1] ?? nestedName);
+        nestedName = undefined;
+      }
+      depth += opens - closes;
+    }
+    const named = fields.filter((f) => f && f !== '-');
+    if (named.length > 0) shapes.set(match[1] ?? '', named);
   }
   return shapes;
 }
 
-/** `v1 := r.Group("/api/v1")` → prefix per variable, nested groups resolved in order. */
-function groupPrefixes(text: string): Map<string, string> {
+/** `v1 := r.Group("/api/v1")` → prefix per variable, nested groups resolved in order, and the root variable. */
+function groupPrefixes(text: string): { prefixes: Map<string, string>; roots: Map<string, string> } {
   const prefixes = new Map<string, string>();
+  const roots = new Map<string, string>();
   for (const { match } of matchesWithLines(text, /(\w+)\s*:?=\s*(\w+)\.Group\(\s*"([^"]*)"/g)) {
-    prefixes.set(match[1] ?? '', `${prefixes.get(match[2] ?? '') ?? ''}${match[3] ?? ''}`);
+    const base = match[2] ?? '';
+    prefixes.set(match[1] ?? '', `${prefixes.get(base) ?? ''}${match[3] ?? ''}`);
+    roots.set(match[1] ?? '', roots.get(base) ?? base);
   }
-  return prefixes;
+  return { prefixes, roots };
+}
+
+/** Router parameter types: a function taking one registers routes under whatever its caller passes. */
+const ROUTER_PARAM = /(\w+)\s+(?:\*gin\.(?:RouterGroup|Engine)|gin\.IRoutes|gin\.IRouter|\*echo\.(?:Group|Echo)|chi\.Router|\*mux\.Router|\*http\.ServeMux|fiber\.Router|\*fiber\.App)\b/g;
+
+interface GoFunc { readonly name: string; readonly start: number; readonly end: number; readonly routerParams: readonly string[] }
+
+function goFuncs(text: string): GoFunc[] {
+  return matchesWithLines(text, /^func (?:\([^)]*\)\s*)?(\w+)\(([^)]*)\)/gm).map(({ match, line }) => ({
+    name: match[1] ?? '', start: line, end: braceBlockEnd(text, line), routerParams: [...(match[2] ?? '').matchAll(ROUTER_PARAM)].map((m) => m[1] ?? ''),
+  }));
+}
+
+/** Imports by the name code uses for them: `users "x/y/users"` or the path's last segment. */
+function goImports(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/^\s*(?:import\s+)?(\w+\s+)?"([\w./-]+)"\s*$/gm)) {
+    const path = m[2] ?? '';
+    const name = m[1]?.trim() ?? path.slice(path.lastIndexOf('/') + 1);
+    if (name !== '_') out.set(name, name);
+  }
+  return out;
+}
+
+/**
+ * Route groups passed into functions (`users.Register(v1.Group("/users"))`): mounts of the callee's
+ * router parameter under the caller's group, plus the node each route call belongs to.
+ */
+function goRouteFacts(relPath: string, text: string, pkg: string, funcs: readonly GoFunc[], groups: ReturnType<typeof groupPrefixes>): RouteFacts {
+  const facts = emptyRouteFacts();
+  const imports = goImports(text);
+  const known = new Set([...groups.prefixes.keys(), ...matchesWithLines(text, /(\w+)\s*:?=\s*(?:gin\.(?:Default|New)|echo\.New|chi\.NewRouter|mux\.NewRouter|http\.NewServeMux|fiber\.New)\(/g).map((m) => m.match[1] ?? '')]);
+  for (const { match, line } of matchesWithLines(text, /\b(?:(\w+)\.)?([A-Z]\w*|[a-z]\w*)\(\s*(\w+)(?:\.Group\(\s*"([^"]*)"\s*\))?\s*[,)]/g)) {
+    const [, qualifier, callee, argVar, groupPath] = match;
+    if (!callee || !argVar || callee === 'Group') continue;
+    const inFunc = funcs.find((f) => line > f.start && line <= f.end);
+    const isRouter = known.has(argVar) || inFunc?.routerParams.includes(argVar);
+    if (!isRouter) continue;
+    const targetPkg = qualifier ? imports.get(qualifier) : pkg;
+    if (!targetPkg) continue;
+    const root = groups.roots.get(argVar) ?? argVar;
+    const parent = inFunc?.routerParams.includes(root) ? `go:${pkg}#${inFunc.name}` : `${relPath}#${root}`;
+    const prefix = `${groups.prefixes.get(argVar) ?? ''}${groupPath ?? ''}`;
+    facts.mounts.push({ parent, child: `go:${targetPkg}#${callee}`, prefix, location: formatLocation(relPath, line) });
+  }
+  return facts;
 }
 
 function handlerSpan(text: string, handler: string): { line: number; end: number } | undefined {
@@ -59,7 +131,10 @@ function handlerSpan(text: string, handler: string): { line: number; end: number
 /** The struct a handler body decodes: `var req T` + `ShouldBindJSON(&req)` / `Decode(&req)`. */
 function decodedType(body: string): string | undefined {
   const decoded = /(?:Bind\w*|Decode)\(&(\w+)\)/.exec(body)?.[1];
-  return decoded ? new RegExp(`(?:var ${decoded}\\s+|${decoded}\\s*:=\\s*&?)(\\w+)`).exec(body)?.[1] : undefined;
+  if (decoded) return new RegExp(`(?:var ${decoded}\\s+|${decoded}\\s*:=\\s*&?)(\\w+)`).exec(body)?.[1];
+  // Validator objects: `v := NewUserModelValidator(); v.Bind(c)` binds the validator struct itself.
+  const validator = /(\w+)\s*:=\s*New(\w+?)(?:FillWith\w*|From\w*)?\([^)]*\)[\s\S]*?\b\1\.Bind\(/.exec(body);
+  return validator?.[2];
 }
 
 /** Every top-level func that decodes a body, by name, so routes in other files can use it. */
@@ -99,14 +174,23 @@ export function scanGo(relPath: string, text: string): ScanResult {
   if (relPath.endsWith('_test.go')) return { findings, shapes };
   const usesGin = /gin-gonic\/gin/.test(text);
   const framework: Framework = usesGin ? 'gin' : /labstack\/echo/.test(text) ? 'other' : 'net-http';
-  const prefixes = groupPrefixes(text);
-  for (const { match, line } of matchesWithLines(text, /\b(\w+)\.(POST|PUT|PATCH|DELETE)\(\s*"(\/[^"]*)"\s*,\s*([\w.]+)/g)) {
+  const groups = groupPrefixes(text);
+  const { prefixes } = groups;
+  const pkg = /^package\s+(\w+)/m.exec(text)?.[1] ?? 'main';
+  const funcs = goFuncs(text);
+  // The node a route hangs on: the enclosing function when the receiver is its router parameter.
+  const scopeOf = (receiver: string, line: number): string => {
+    const root = groups.roots.get(receiver) ?? receiver;
+    const inFunc = funcs.find((f) => line > f.start && line <= f.end);
+    return inFunc?.routerParams.includes(root) ? `go:${pkg}#${inFunc.name}` : `${relPath}#${root}`;
+  };
+  for (const { match, line } of matchesWithLines(text, /\b(\w+)\.(POST|PUT|PATCH|DELETE)\(\s*"(\/?[^"]*)"\s*,\s*(?:[\w.]+\(\)\s*,\s*)*([\w.]+)/g)) {
     const route = `${prefixes.get(match[1] ?? '') ?? ''}${match[3] ?? ''}`;
-    findings.endpoints.push(endpoint(text, relPath, { method: UPPER[match[2] ?? ''] as MutatingMethod, route, framework, line, handler: match[4] }));
+    findings.endpoints.push({ ...endpoint(text, relPath, { method: UPPER[match[2] ?? ''] as MutatingMethod, route, framework, line, handler: match[4] }), scope: scopeOf(match[1] ?? '', line) });
   }
   for (const { match, line } of matchesWithLines(text, /\b(\w+)\.(Post|Put|Patch|Delete)\(\s*"(\/[^"]*)"\s*,\s*([\w.]+)/g)) {
     const route = `${prefixes.get(match[1] ?? '') ?? ''}${match[3] ?? ''}`;
-    findings.endpoints.push(endpoint(text, relPath, { method: UPPER[(match[2] ?? '').toUpperCase()] as MutatingMethod, route, framework: 'net-http', line, handler: match[4] }));
+    findings.endpoints.push({ ...endpoint(text, relPath, { method: UPPER[(match[2] ?? '').toUpperCase()] as MutatingMethod, route, framework: /labstack\/echo|gofiber/.test(text) ? 'other' : 'net-http', line, handler: match[4] }), scope: scopeOf(match[1] ?? '', line) });
   }
   for (const { match, line } of matchesWithLines(text, /\.HandleFunc\(\s*"(POST|PUT|PATCH|DELETE)\s+([^"]+)"\s*,\s*([\w.]+)/g)) {
     findings.endpoints.push(endpoint(text, relPath, { method: UPPER[match[1] ?? ''] as MutatingMethod, route: match[2] ?? '/', framework: 'net-http', line, handler: match[3] }));
@@ -115,6 +199,23 @@ export function scanGo(relPath: string, text: string): ScanResult {
     for (const method of (match[3] ?? '').matchAll(/"(POST|PUT|PATCH|DELETE)"/g)) {
       findings.endpoints.push(endpoint(text, relPath, { method: method[1] as MutatingMethod, route: match[1] ?? '/', framework: 'net-http', line, handler: match[2] }));
     }
+  }
+  // `http.HandleFunc("/x", h)` without a method in the pattern: the handler decides. A POST check
+  // (`r.Method != "POST"`), or no method check at all while the body is read, makes it a POST.
+  for (const { match, line } of matchesWithLines(text, /\.HandleFunc\(\s*"(\/[^"\s]*)"\s*,\s*(?:(func)\s*\(|([\w.]+)\s*\))/g)) {
+    const route = match[1] ?? '/';
+    const named = match[3];
+    const span = named ? handlerSpan(text, named) : { line, end: braceBlockEnd(text, line) };
+    if (!span) continue;
+    const body = sliceLines(text, span.line, span.end);
+    const checksPost = /Method\s*[!=]=\s*(?:"POST"|http\.MethodPost)|case\s+(?:"POST"|http\.MethodPost)/.test(body);
+    const checksOther = /Method\s*[!=]=\s*(?:"(GET|PUT|PATCH|DELETE)"|http\.Method(Get|Put|Patch|Delete))/.test(body);
+    const readsBody = /\br\.Body\b|ParseForm\(|FormValue\(/.test(body);
+    // A handler that creates something at a payment provider mutates, whatever method reaches it.
+    const createsAtProvider = /\b(?:paymentintent|session|charge|refund|customer|subscription)\.New\(/.test(body);
+    if (!checksPost && (checksOther || !(readsBody || createsAtProvider))) continue;
+    findings.endpoints.push({ ...endpoint(text, relPath, { method: 'POST', route, framework: 'net-http', line, ...(named ? { handler: named } : {}) }),
+      ...(named ? {} : { span: { start: span.line, end: span.end } }), webhook: /webhook|\bipn\b/i.test(route) || /webhook\.ConstructEvent/.test(body) });
   }
   if (!usesGin && findings.endpoints.length === 0 && /\bhttp\.(HandleFunc|NewServeMux|ListenAndServe)\(/.test(text)) {
     const line = matchesWithLines(text, /\bhttp\.(HandleFunc|NewServeMux|ListenAndServe)\(/g)[0]?.line ?? 1;
@@ -125,5 +226,5 @@ export function scanGo(relPath: string, text: string): ScanResult {
     findings.frameworks.push({ value: first.framework, location: first.location, evidence: `${first.method} ${first.route}` });
   }
   applyEffectRules(relPath, text, RULES, findings);
-  return { findings, shapes, handlerBodyTypes: handlerBodyTypes(text) };
+  return { findings, shapes, handlerBodyTypes: handlerBodyTypes(text), routeFacts: goRouteFacts(relPath, text, pkg, funcs, groups) };
 }

@@ -36,24 +36,33 @@ function jvmShapes(text: string): Map<string, string[]> {
     const fields = [...(match[2] ?? '').matchAll(/\b(?:val|var)\s+(\w+)/g)].map((m) => m[1] ?? '');
     if (fields.length > 0) shapes.set(match[1] ?? '', fields);
   }
-  for (const { match, line } of matchesWithLines(text, /^[ \t]*(?:public\s+)?class\s+(\w+)[^{]*\{/gm)) {
+  for (const { match, line } of matchesWithLines(text, /^[ \t]*(?:public\s+)?(?:abstract\s+)?class\s+(\w+)([^{]*)\{/gm)) {
     if (shapes.has(match[1] ?? '')) continue;
     const body = sliceLines(text, line, braceBlockEnd(text, line));
-    const fields = [...body.matchAll(/^[ \t]*(?:private|protected|public)\s+(?:final\s+)?[\w<>,\s?]+?\s+(\w+)\s*(?:=[^;]*)?;/gm)].map((m) => m[1] ?? '');
-    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
+    // Collections of other entities (`List<Pet> pets`) are relations, not values a request sends.
+    const fields = [...body.matchAll(/^[ \t]*(?:private|protected|public)\s+(?:final\s+)?([\w<>,\s?]+?)\s+(\w+)\s*(?:=[^;]*)?;/gm)]
+      // Generated keys (`@Id @GeneratedValue`) are never sent by the client.
+      .filter((m) => !/@(Id|GeneratedValue)\b[^;]*$/.test(body.slice(Math.max(0, (m.index ?? 0) - 120), m.index ?? 0)))
+      .filter((m) => !/^(static|List|Set|Collection|Map)\b|\bstatic\b/.test(m[1] ?? '')).map((m) => m[2] ?? '');
+    const parent = /\bextends\s+(\w+)/.exec(match[2] ?? '')?.[1];
+    const all = [...(parent ? [`...${parent}`] : []), ...fields];
+    if (all.length > 0) shapes.set(match[1] ?? '', all);
   }
   return shapes;
 }
 
-function firstString(args: string): string {
-  return /"([^"]*)"/.exec(args)?.[1] ?? '';
+/** Every path of a mapping (`@PostMapping({"/a", "/b"})`, `value =`, `path =`), other attributes left out. */
+function allPaths(args: string): string[] {
+  const pathsOnly = args.replace(/\b(produces|consumes|params|headers|name)\s*=\s*(\{[^}]*\}|"[^"]*"|[\w.]+)/g, '');
+  const paths = [...pathsOnly.matchAll(/"([^"]*)"/g)].map((m) => m[1] ?? '');
+  return paths.length > 0 ? paths : [''];
 }
 
-function classPrefix(text: string): string {
+function classPrefixes(text: string): string[] {
   const classAt = text.search(/\bclass\s+\w+/);
   const head = classAt < 0 ? text : text.slice(0, classAt);
   const mapping = /@RequestMapping\(([^)]*)\)/.exec(head);
-  return mapping ? firstString(mapping[1] ?? '') : '';
+  return mapping ? allPaths(mapping[1] ?? '') : [''];
 }
 
 function joinRoute(prefix: string, path: string): string {
@@ -64,7 +73,9 @@ function endpoint(text: string, relPath: string, method: MutatingMethod, route: 
   const signature = nextLineMatching(text, line + 1, /^[ \t]*(?!@)(?:[\w<>,?\s[\]]*\s)?(\w+)\s*\(/, 6);
   const end = signature ? braceBlockEnd(text, signature.line) : line;
   const header = signature ? sliceLines(text, signature.line, Math.min(end, signature.line + 4)) : '';
-  const bodyType = /@RequestBody\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:final\s+)?(\w+)\s+\w+|@RequestBody\s+(?:@\w+\s+)*\w+\s*:\s*(\w+)/.exec(header);
+  const bodyType = /@RequestBody\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:final\s+)?(\w+)\s+\w+|@RequestBody\s+(?:@\w+\s+)*\w+\s*:\s*(\w+)/.exec(header)
+    ?? /@Valid\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:final\s+)?(\w+)\s+\w+()/.exec(header)
+    ?? /@ModelAttribute(?:\([^)]*\))?\s+(?:final\s+)?(\w+)\s+\w+()/.exec(header);
   const body = signature ? sliceLines(text, signature.line, end) : '';
   return {
     method,
@@ -87,13 +98,26 @@ export function scanJvm(relPath: string, text: string): ScanResult {
   const findings = emptyFindings();
   const shapes = jvmShapes(text);
   if (/(^|\/)src\/test\//.test(relPath) || /Tests?\.(java|kt)$/.test(relPath)) return { findings, shapes };
-  const prefix = classPrefix(text);
+  const prefixes = classPrefixes(text);
+  // Every class path × every method path: a mapping with two paths is two entry points.
+  const routes = (args: string): string[] => prefixes.flatMap((prefix) => allPaths(args).map((path) => joinRoute(prefix, path)));
   for (const { match, line } of matchesWithLines(text, /@(Post|Put|Patch|Delete)Mapping\b(?:\(([^)]*)\))?/g)) {
-    findings.endpoints.push(endpoint(text, relPath, MAPPING[match[1] ?? ''] as MutatingMethod, joinRoute(prefix, firstString(match[2] ?? '')), line));
+    for (const route of routes(match[2] ?? '')) findings.endpoints.push(endpoint(text, relPath, MAPPING[match[1] ?? ''] as MutatingMethod, route, line));
   }
   for (const { match, line } of matchesWithLines(text, /@RequestMapping\(([^)]*method\s*=\s*[^)]*)\)/g)) {
     for (const method of (match[1] ?? '').matchAll(/RequestMethod\.(POST|PUT|PATCH|DELETE)/g)) {
-      findings.endpoints.push(endpoint(text, relPath, method[1] as MutatingMethod, joinRoute(prefix, firstString(match[1] ?? '')), line));
+      for (const route of routes((match[1] ?? '').replace(/method\s*=\s*(\{[^}]*\}|[\w.]+)/, ''))) findings.endpoints.push(endpoint(text, relPath, method[1] as MutatingMethod, route, line));
+    }
+  }
+  // Spark: `post("/x", (request, response) -> { … })`.
+  if (/import static spark\.Spark\.|spark\.Spark/.test(text)) {
+    for (const { match, line } of matchesWithLines(text, /\b(post|put|patch|delete)\(\s*"([^"]+)"\s*,\s*\(/g)) {
+      const end = braceBlockEnd(text, line);
+      const body = sliceLines(text, line, end);
+      findings.endpoints.push({
+        method: (match[1] ?? '').toUpperCase() as MutatingMethod, route: match[2] ?? '/', framework: 'other', location: formatLocation(relPath, line),
+        bodyFields: [], webhook: /webhook|\bipn\b/i.test(match[2] ?? '') || /Webhook\.constructEvent/.test(body), span: { start: line, end },
+      });
     }
   }
   applyEffectRules(relPath, text, RULES, findings);

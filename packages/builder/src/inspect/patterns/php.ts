@@ -21,6 +21,18 @@ const RULES: readonly EffectRule[] = [
 export function scanPhp(relPath: string, text: string): ScanResult {
   const findings = emptyFindings();
   if (/(^|\/)tests\//.test(relPath)) return { findings, shapes: new Map() };
+  // A script in a public docroot is its own route (`public/webhook.php` → `/webhook.php`); it is a
+  // POST entry point when it reads a request body.
+  const docroot = /(?:^|\/)(?:public|htdocs|www|web)\/((?:[\w.-]+\/)*[\w.-]+\.php)$/.exec(relPath);
+  // A form target that creates at the provider and redirects (`header('Location: …')`) is a POST too.
+  const formTarget = /->create\(/.test(text) && /header\(\s*["'](?:Location:|HTTP\/1\.1 303)/.test(text);
+  if (docroot && (/php:\/\/input|\$_POST\b/.test(text) || formTarget)) {
+    const line = matchesWithLines(text, /php:\/\/input|\$_POST\b|->create\(/g)[0]?.line ?? 1;
+    findings.endpoints.push({
+      method: 'POST', route: `/${docroot[1] ?? ''}`, framework: 'other', location: formatLocation(relPath, line), bodyFields: [],
+      webhook: /webhook/i.test(relPath) || /Webhook::constructEvent/.test(text), span: { start: 1, end: text.split('\n').length },
+    });
+  }
   for (const { match, line } of matchesWithLines(text, /Route::(post|put|patch|delete)\(\s*["']([^"']+)["']/g)) {
     const route = (match[2] ?? '').startsWith('/') ? (match[2] ?? '') : `/${match[2] ?? ''}`;
     const prefix = relPath.endsWith('routes/api.php') ? '/api' : '';

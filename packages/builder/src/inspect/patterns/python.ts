@@ -4,6 +4,7 @@
  * calls, consumers (pika, aio-pika, Kafka, NATS, SQS, Celery), APScheduler/schedule jobs, clients.
  */
 import { formatLocation } from '../location.js';
+import { emptyRouteFacts, type ModuleRef, type RouteFacts } from '../route-graph.js';
 import { emptyFindings, type EndpointFinding, type Framework, type MutatingMethod, type ScanResult } from '../types.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
 import { indentBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
@@ -45,13 +46,25 @@ function routers(text: string): Map<string, { framework: Framework; prefix: stri
   return out;
 }
 
-/** Pydantic models, dataclasses and TypedDicts: class name → annotated field names. */
+/** Base classes whose subclasses are request shapes. */
+const SHAPE_BASES = /^(?:[\w.]*BaseModel|SQLModel|Schema|TypedDict|[\w.]*Serializer|[\w.]*ModelSerializer|Struct)$/;
+
+/**
+ * Pydantic/SQLModel models, dataclasses, TypedDicts and serializers: class name → annotated
+ * field names. A class that extends another (`class ItemCreate(ItemBase)`) lists `...ItemBase`,
+ * which the inspector expands once every file's classes are known.
+ */
 function pythonShapes(text: string): Map<string, string[]> {
   const shapes = new Map<string, string[]>();
-  for (const { match, line } of matchesWithLines(text, /^class (\w+)\((?:[\w.]*BaseModel|Schema|TypedDict|[\w.]*Serializer)[^)]*\):/gm)) {
+  for (const { match, line } of matchesWithLines(text, /^class (\w+)\(([^)]*)\):/gm)) {
+    const bases = (match[2] ?? '').split(',').map((b) => b.trim()).filter((b) => b && !b.includes('='));
+    const direct = bases.some((b) => SHAPE_BASES.test(b));
+    const dataclass = /@dataclass[^\n]*\n\s*$/.test(text.slice(0, text.indexOf(match[0])));
     const body = sliceLines(text, line + 1, indentBlockEnd(text, line));
-    const fields = [...body.matchAll(/^[ \t]{2,}(\w+)\s*(?::\s*[^=\n]+|=\s*serializers\.\w+)/gm)].map((m) => m[1] ?? '').filter((f) => f && f !== 'model_config');
-    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
+    const fields = [...body.matchAll(/^[ \t]{2,}(\w+)\s*(?::\s*[^=\n]+|=\s*serializers\.\w+)/gm)]
+      .map((m) => m[1] ?? '').filter((f) => f && f !== 'model_config' && !/^(Meta|objects)$/.test(f));
+    const inherited = direct ? [] : bases.filter((b) => /^[A-Z]\w*$/.test(b)).map((b) => `...${b}`);
+    if (direct || dataclass || inherited.length > 0) shapes.set(match[1] ?? '', [...inherited, ...fields]);
   }
   return shapes;
 }
@@ -71,13 +84,34 @@ function handlerFields(body: string): string[] {
   return fields;
 }
 
+/** Last line of a `def` whose signature may span lines (`def f(\n  a: A,\n) -> R:`). */
+function defBlockEnd(text: string, defLine: number): number {
+  const lines = text.split('\n');
+  const header = lines[defLine - 1] ?? '';
+  const base = header.length - header.trimStart().length;
+  let close = defLine;
+  while (close < lines.length && close < defLine + 15 && !/\)\s*(->\s*[^:]+)?:\s*(#.*)?$/.test(lines[close - 1] ?? '')) close += 1;
+  let last = close;
+  for (let i = close; i < lines.length; i += 1) {
+    const current = lines[i] ?? '';
+    if (current.trim() === '') continue;
+    if (current.length - current.trimStart().length <= base) break;
+    last = i + 1;
+  }
+  return last;
+}
+
 function endpoint(text: string, relPath: string, spec: { method: MutatingMethod; route: string; framework: Framework; line: number }): EndpointFinding {
-  const def = nextLineMatching(text, spec.line, /^[ \t]*(?:async\s+)?def (\w+)\(([^)]*)/, 12);
-  const end = def ? indentBlockEnd(text, def.line) : spec.line;
+  const def = nextLineMatching(text, spec.line, /^[ \t]*(?:async\s+)?def (\w+)\(/, 12);
+  const end = def ? defBlockEnd(text, def.line) : spec.line;
   const body = def ? sliceLines(text, def.line, end) : '';
   const fields = handlerFields(body);
-  const params = def?.match[2] ?? '';
-  const typed = [...params.matchAll(/(\w+)\s*:\s*([A-Z]\w*)/g)].map((m) => m[2] ?? '').find((t) => !/^(Request|Response|Session|AsyncSession|BackgroundTasks|Depends|Header|Optional)$/.test(t));
+  // Parameters may span lines: read up to the closing parenthesis of the signature.
+  const params = def ? /\(([^)]*)\)/.exec(sliceLines(text, def.line, def.line + 12))?.[1] ?? '' : '';
+  const candidates = [...params.matchAll(/(\w+)\s*:\s*([A-Z]\w*)/g)].map((m) => m[2] ?? '').filter((t) => !/^(Request|Response|Session|AsyncSession|BackgroundTasks|Depends|Header|Optional|Query|Path|Cookie)$/.test(t));
+  // Every typed parameter is a candidate; the inspector keeps the one that is a known model.
+  const typed = candidates.length > 0 ? candidates.join('|') : undefined;
+  const queryFields = [...params.matchAll(/(\w+)\s*:[^,=]*=\s*Query\(/g)].map((m) => m[1] ?? '');
   return {
     method: spec.method,
     route: spec.route,
@@ -86,6 +120,7 @@ function endpoint(text: string, relPath: string, spec: { method: MutatingMethod;
     ...(def ? { handler: def.match[1] } : {}),
     bodyFields: fields,
     ...(typed ? { bodyType: typed } : {}),
+    ...(queryFields.length > 0 ? { queryFields } : {}),
     webhook: /webhook|\bipn\b/i.test(spec.route) || /construct_event|verify_webhook_signature|is_valid_hmac/.test(body),
     span: { start: def?.line ?? spec.line, end },
   };
@@ -98,31 +133,108 @@ function scanRoutes(relPath: string, text: string, out: EndpointFinding[]): void
     const router = bound.get(match[1] ?? '');
     if (!router && defaultFramework === 'django') continue;
     const route = `${router?.prefix ?? ''}${match[3] ?? ''}` || '/';
-    out.push(endpoint(text, relPath, { method: METHOD[match[2] ?? ''] as MutatingMethod, route, framework: router?.framework ?? defaultFramework, line }));
+    out.push({ ...endpoint(text, relPath, { method: METHOD[match[2] ?? ''] as MutatingMethod, route, framework: router?.framework ?? defaultFramework, line }), scope: `${relPath}#${match[1] ?? ''}` });
   }
   for (const { match, line } of matchesWithLines(text, /^[ \t]*@(\w+)\.(?:route|api_route)\(\s*["']([^"']*)["'][^)]*methods\s*=\s*\[([^\]]*)\]/gm)) {
     const router = bound.get(match[1] ?? '');
     const route = `${router?.prefix ?? ''}${match[2] ?? ''}` || '/';
     for (const method of (match[3] ?? '').match(/\w+/g) ?? []) {
       const upper = METHOD[method.toLowerCase()];
-      if (upper) out.push(endpoint(text, relPath, { method: upper, route, framework: router?.framework ?? defaultFramework, line }));
+      if (upper) out.push({ ...endpoint(text, relPath, { method: upper, route, framework: router?.framework ?? defaultFramework, line }), scope: `${relPath}#${match[1] ?? ''}` });
     }
   }
+  // Django views get their path from urls.py (`path(...)`, DRF `router.register(...)`): the route
+  // here is the part below the view's mount, and the scope names the view.
   for (const { match, line } of matchesWithLines(text, /^[ \t]*@api_view\(\s*\[([^\]]*)\]/gm)) {
     const def = nextLineMatching(text, line, /def (\w+)\(/);
     for (const method of (match[1] ?? '').match(/\w+/g) ?? []) {
       const upper = METHOD[method.toLowerCase()];
-      if (upper) out.push(endpoint(text, relPath, { method: upper, route: def?.match[1] ?? 'view', framework: 'django', line }));
+      if (upper && def) out.push({ ...endpoint(text, relPath, { method: upper, route: '', framework: 'django', line }), scope: `django:view:${def.match[1] ?? ''}` });
     }
   }
   for (const { match, line } of matchesWithLines(text, /^class (\w+)\([^)]*(?:APIView|View|ViewSet|GenericAPIView|Mixin)[^)]*\):/gm)) {
     const body = sliceLines(text, line, indentBlockEnd(text, line));
+    const scope = `django:view:${match[1] ?? ''}`;
     for (const method of matchesWithLines(body, /^[ \t]+def (post|put|patch|delete|create|update|partial_update|destroy)\(self/gm)) {
       const name = method.match[1] ?? '';
       const upper = METHOD[name] ?? VIEWSET[name];
-      if (upper) out.push(endpoint(text, relPath, { method: upper, route: match[1] ?? 'view', framework: 'django', line: line + method.line - 1 }));
+      const detail = name === 'update' || name === 'partial_update' || name === 'destroy' ? '/{pk}' : '';
+      if (upper) out.push({ ...endpoint(text, relPath, { method: upper, route: detail, framework: 'django', line: line + method.line - 1 }), scope });
+    }
+    // DRF extra actions: `@action(detail=True, methods=["post"])` above `def refund(self, …)`.
+    for (const action of matchesWithLines(body, /^[ \t]+@action\(([^)]*)\)/gm)) {
+      const def = nextLineMatching(body, action.line, /def (\w+)\(/, 4);
+      const methods = /methods\s*=\s*\[([^\]]*)\]/.exec(action.match[1] ?? '')?.[1] ?? '';
+      const path = /url_path\s*=\s*["']([^"']+)/.exec(action.match[1] ?? '')?.[1] ?? def?.match[1] ?? '';
+      const detail = /detail\s*=\s*True/.test(action.match[1] ?? '') ? '/{pk}' : '';
+      for (const m of methods.match(/\w+/g) ?? []) {
+        const upper = METHOD[m.toLowerCase()];
+        if (upper) out.push({ ...endpoint(text, relPath, { method: upper, route: `${detail}/${path}`, framework: 'django', line: line + action.line - 1 }), scope });
+      }
     }
   }
+}
+
+/** Django `urls.py`: `path("x/", views.f)`, `path("api/", include("shop.urls"))`, DRF `router.register("x", ViewSet)`. */
+function djangoUrlFacts(relPath: string, text: string, facts: RouteFacts): void {
+  if (!/urlpatterns|\.register\(/.test(text)) return;
+  const self = `${relPath}#@urls`;
+  for (const { match, line } of matchesWithLines(text, /\b(?:re_)?path\(\s*r?["']([^"']*)["']\s*,\s*([\w.]+)(?:\.as_view\(\))?/g)) {
+    const route = (match[1] ?? '').replace(/^\^|\$$/g, '');
+    const target = match[2] ?? '';
+    if (target === 'include') continue;
+    facts.mounts.push({ parent: self, child: `django:view:${target.slice(target.lastIndexOf('.') + 1)}`, prefix: route, location: formatLocation(relPath, line) });
+  }
+  for (const { match, line } of matchesWithLines(text, /\b(?:re_)?path\(\s*r?["']([^"']*)["']\s*,\s*include\(\s*["']([\w.]+)["']/g)) {
+    const module = (match[2] ?? '').replace(/\./g, '/');
+    facts.mounts.push({ parent: self, child: { modules: [`${module}.py`, `${module}/__init__.py`], name: '@urls' }, prefix: (match[1] ?? '').replace(/^\^|\$$/g, ''), location: formatLocation(relPath, line) });
+  }
+  for (const { match, line } of matchesWithLines(text, /\.register\(\s*r?["']([^"']*)["']\s*,\s*([\w.]+)/g)) {
+    const target = match[2] ?? '';
+    facts.mounts.push({ parent: self, child: `django:view:${target.slice(target.lastIndexOf('.') + 1)}`, prefix: match[1] ?? '', location: formatLocation(relPath, line) });
+  }
+}
+
+/** `from app.api.routes import items` → module candidates for `items` (a module or a name in one). */
+function importedNames(text: string): Map<string, ModuleRef> {
+  const out = new Map<string, ModuleRef>();
+  for (const { match } of matchesWithLines(text, /^from\s+([\w.]+)\s+import\s+\(?([^)\n]+(?:\n[^)\n]*)*?)\)?$/gm)) {
+    const module = (match[1] ?? '').replace(/^\.+/, '').replace(/\./g, '/');
+    for (const part of (match[2] ?? '').split(',')) {
+      const m = /(\w+)(?:\s+as\s+(\w+))?/.exec(part.trim());
+      if (!m?.[1]) continue;
+      const local = m[2] ?? m[1];
+      // `items` may be a submodule (items.py) or a name defined in the module itself.
+      out.set(local, { modules: [`${module}/${m[1]}.py`, `${module}/${m[1]}/__init__.py`, `${module}.py`, `${module}/__init__.py`], name: m[1] });
+    }
+  }
+  return out;
+}
+
+/** Mounts (`include_router`, `register_blueprint`), imports of routers and string constants. */
+function pythonRouteFacts(relPath: string, text: string): RouteFacts {
+  const facts = emptyRouteFacts();
+  const imports = importedNames(text);
+  for (const [local, ref] of imports) {
+    facts.aliases.push([`${relPath}#${local}`, ref]);
+  }
+  for (const { match, line } of matchesWithLines(text, /^[ \t]*(\w+)\.(include_router|register_blueprint)\(\s*([\w.]+)([^)]*)\)/gm)) {
+    const childExpr = match[3] ?? '';
+    const args = match[4] ?? '';
+    const literal = /(?:url_)?prefix\s*=\s*f?["']([^"']*)["']/.exec(args)?.[1];
+    const constant = literal === undefined ? /(?:url_)?prefix\s*=\s*([\w.]+)/.exec(args)?.[1] : undefined;
+    const [head, tail] = childExpr.includes('.') ? [childExpr.slice(0, childExpr.indexOf('.')), childExpr.slice(childExpr.indexOf('.') + 1)] : [childExpr, undefined];
+    const imported = imports.get(head);
+    let child: string | ModuleRef = `${relPath}#${childExpr}`;
+    if (imported && tail) child = { modules: imported.modules.filter((m) => m.endsWith(`/${imported.name}.py`) || m.endsWith(`/${imported.name}/__init__.py`)), name: tail };
+    else if (imported) child = imported;
+    facts.mounts.push({ parent: `${relPath}#${match[1] ?? ''}`, child, prefix: literal ?? (constant ? { constant } : ''), location: formatLocation(relPath, line) });
+  }
+  djangoUrlFacts(relPath, text, facts);
+  for (const { match } of matchesWithLines(text, /^[ \t]*([A-Z][A-Z0-9_]*)\s*(?::\s*[\w[\]]+)?\s*=\s*["']([^"']*)["']/gm)) {
+    facts.constants.push([match[1] ?? '', match[2] ?? '']);
+  }
+  return facts;
 }
 
 /**
@@ -135,5 +247,5 @@ export function scanPython(relPath: string, text: string): ScanResult {
   if (/(^|\/)(tests?|conftest)\b|(^|\/)test_[^/]*\.py$|_test\.py$/.test(relPath)) return { findings, shapes };
   scanRoutes(relPath, text, findings.endpoints);
   applyEffectRules(relPath, text, RULES, findings);
-  return { findings, shapes };
+  return { findings, shapes, routeFacts: pythonRouteFacts(relPath, text) };
 }

@@ -23,6 +23,23 @@ const RESOURCE_ACTIONS: Array<[string, MutatingMethod, string]> = [
   ['create', 'POST', ''], ['update', 'PATCH', '/:id'], ['destroy', 'DELETE', '/:id'],
 ];
 
+/** Sinatra: `post '/x' do … end`, the block up to the `end` at the route's indentation. */
+function sinatraRoutes(relPath: string, text: string): EndpointFinding[] {
+  const lines = text.split('\n');
+  return matchesWithLines(text, /^([ \t]*)(post|put|patch|delete)\s+['"]([^'"]+)['"]\s+do\b/gm).map(({ match, line }) => {
+    const indent = match[1] ?? '';
+    let end = line;
+    while (end < lines.length && lines[end] !== `${indent}end`) end += 1;
+    const body = lines.slice(line, end).join('\n');
+    const fields = [...new Set([...body.matchAll(/(?:data|params|body|payload)\[['":](\w+)['"]?\]/g)].map((m) => m[1] ?? ''))];
+    const route = match[3] ?? '/';
+    return {
+      method: (match[2] ?? '').toUpperCase() as MutatingMethod, route, framework: 'other' as const, location: formatLocation(relPath, line),
+      bodyFields: fields, webhook: /webhook|\bipn\b/i.test(route) || /Webhook\.construct_event/.test(body), span: { start: line, end: end + 1 },
+    };
+  });
+}
+
 function routesFile(relPath: string, text: string): EndpointFinding[] {
   const out: EndpointFinding[] = [];
   const base = { framework: 'rails' as const, bodyFields: [] as string[] };
@@ -64,6 +81,7 @@ export function scanRuby(relPath: string, text: string): ScanResult {
   const shapes = permittedShapes(text);
   if (/(^|\/)(spec|test)\//.test(relPath)) return { findings, shapes };
   if (/(^|\/)config\/routes\.rb$/.test(relPath)) findings.endpoints.push(...routesFile(relPath, text));
+  else if (/require ['"]sinatra|Sinatra::Base/.test(text)) findings.endpoints.push(...sinatraRoutes(relPath, text));
   applyEffectRules(relPath, text, RULES, findings);
   return { findings, shapes };
 }

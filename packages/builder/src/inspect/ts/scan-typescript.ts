@@ -8,6 +8,7 @@ import { emptyFindings, type Broker, type Framework, type ScanResult } from '../
 import { scanEffects } from './ts-effects.js';
 import { declaredShapes, scanNest } from './ts-nest.js';
 import { fileFramework, nextRouteEndpoints, routeCallEndpoints } from './ts-routes.js';
+import { collectRouteFacts, nodeOf } from './ts-route-facts.js';
 import { parseSource } from './ts-source.js';
 
 
@@ -33,8 +34,15 @@ export function scanTypeScript(relPath: string, text: string, hints: ProjectHint
   if (TEST_FILE.test(relPath)) return { findings, shapes };
 
   const framework = fileFramework(src, hints.framework);
+  const { facts, serverVars } = collectRouteFacts(src);
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node)) findings.endpoints.push(...routeCallEndpoints(src, node, framework));
+    if (ts.isCallExpression(node)) {
+      const found = routeCallEndpoints(src, node, framework, serverVars);
+      if (found.length > 0 && ts.isPropertyAccessExpression(node.expression)) {
+        const scope = nodeOf(src, routeReceiver(node.expression.expression));
+        findings.endpoints.push(...found.map((e) => ({ ...e, scope })));
+      }
+    }
     ts.forEachChild(node, visit);
   };
   visit(src.sf);
@@ -51,5 +59,12 @@ export function scanTypeScript(relPath: string, text: string, hints: ProjectHint
   findings.schedulers.push(...effects.schedulers);
   findings.databases.push(...effects.databases);
   findings.brokers.push(...effects.brokers);
-  return { findings, shapes };
+  return { findings, shapes, routeFacts: facts };
+}
+
+/** The receiver a route hangs on; for `router.route('/x').post(h)` that is `router`, not the chain. */
+function routeReceiver(receiver: ts.Expression): ts.Expression {
+  let current = receiver;
+  while (ts.isCallExpression(current) && ts.isPropertyAccessExpression(current.expression)) current = current.expression.expression;
+  return current;
 }

@@ -102,3 +102,26 @@ export function bodyFieldsOf(handler: FunctionLike, boundNames: readonly string[
   if (handler.body) visit(handler.body);
   return fields;
 }
+
+/**
+ * The schema a handler validates its body with (`Order.parse(req.body)`, `Order.safeParse(await c.req.json())`),
+ * so the schema's keys can stand for the body's fields.
+ * @example validatedSchemaOf(parse('(req) => { const o = Order.parse(req.body) }')) // 'Order'
+ */
+export function validatedSchemaOf(handler: FunctionLike): string | undefined {
+  const params = new Set<string>();
+  for (const parameter of handler.parameters) if (ts.isIdentifier(parameter.name)) params.add(parameter.name.text);
+  const scope: Scope = { params, bound: new Set(), safeResults: new Set() };
+  let found: string | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)
+      && (VALIDATORS.has(node.expression.name.text) || SAFE_VALIDATORS.has(node.expression.name.text))
+      && ts.isIdentifier(node.expression.expression) && node.arguments.some((arg) => isBodyExpression(scope, arg))) {
+      found = node.expression.expression.text;
+    }
+    ts.forEachChild(node, visit);
+  };
+  if (handler.body) visit(handler.body);
+  return found;
+}

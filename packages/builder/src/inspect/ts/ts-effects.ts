@@ -6,7 +6,8 @@
 import ts from 'typescript';
 import { lookupDependency } from '../catalog.js';
 import type { Broker, ConsumerFinding, Database, PaymentCallFinding, Provider, SchedulerFinding, TechFinding } from '../types.js';
-import { chainText, hasOptionProperty, literalText, nodeLocation, propertyValue, rootName, type ParsedSource } from './ts-source.js';
+import { keyIssue } from '../provider-keys.js';
+import { chainText, hasOptionProperty, literalText, nodeLocation, propertyValue, rootName, unwrap, type ParsedSource } from './ts-source.js';
 
 const STRIPE_CALL = /(paymentIntents|charges|refunds|payouts|transfers|checkout\.sessions|subscriptions|invoices|setupIntents|customers|paymentLinks|topups)\.(create|confirm|capture|cancel|pay|update)$/;
 const ADYEN_CALL = /\.(payments|sessions|paymentsDetails|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|reversalAuthorisedPayment|payouts)$/;
@@ -44,8 +45,53 @@ function paymentCall(src: ParsedSource, node: ts.CallExpression | ts.NewExpressi
   const provider = providerOf(src, chain);
   if (!provider) return undefined;
   const keyOption = provider === 'paypal' ? ['paypalRequestId', 'PayPal-Request-Id'] : ['idempotencyKey', 'Idempotency-Key'];
-  return { provider, call: chain, location: nodeLocation(src, node), passesIdempotencyKey: hasOptionProperty(node, keyOption) };
+  const key = keyExpression(src, node, keyOption);
+  const passes = key !== undefined || hasOptionProperty(node, keyOption);
+  const issue = key ? keyIssue(key) : undefined;
+  return {
+    provider, call: chain, location: nodeLocation(src, node), passesIdempotencyKey: passes,
+    ...(key ? { keyExpression: key.length > 160 ? `${key.slice(0, 157)}...` : key } : {}),
+    ...(issue ? { keyIssue: issue } : {}),
+  };
 }
+
+/** The object an argument stands for: a literal, or a same-file `const options = { … }`. */
+function objectArgument(src: ParsedSource, arg: ts.Expression, depth = 0): ts.ObjectLiteralExpression | undefined {
+  const inner = unwrap(arg);
+  if (ts.isObjectLiteralExpression(inner)) return inner;
+  if (!ts.isIdentifier(inner) || depth > 3) return undefined;
+  let found: ts.ObjectLiteralExpression | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === inner.text && node.initializer) {
+      found = objectArgument(src, node.initializer, depth + 1);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(src.sf);
+  return found;
+}
+
+/** The key expression passed as a provider option, following option objects passed by variable and spreads. */
+function keyExpression(src: ParsedSource, node: ts.CallExpression, names: readonly string[]): string | undefined {
+  for (const arg of node.arguments) {
+    const object = objectArgument(src, arg);
+    if (!object) continue;
+    for (const name of names) {
+      const value = propertyValue(object, name);
+      if (value) return value.getText(src.sf);
+    }
+    for (const property of object.properties) {
+      if (ts.isSpreadAssignment(property)) {
+        const spread = objectArgument(src, property.expression);
+        const value = spread ? names.map((n) => propertyValue(spread, n)).find(Boolean) : undefined;
+        if (value) return value.getText(src.sf);
+      }
+    }
+  }
+  return undefined;
+}
+
 
 function consumer(src: ParsedSource, node: ts.CallExpression | ts.NewExpression, topics: string[]): ConsumerFinding | undefined {
   const chain = chainText(node.expression);

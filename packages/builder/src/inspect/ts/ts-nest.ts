@@ -66,7 +66,9 @@ function scanClass(src: ParsedSource, node: ts.ClassDeclaration, broker: Broker,
       const method = ROUTE_DECORATORS[decorator.name];
       if (method && controller) {
         const { boundNames, bodyType, fields } = bodyParameters(member);
-        const route = joinRoute(controllerPrefix(controller.args), literalText(decorator.args[0]) ?? '');
+        // URI versioning: `@Controller({ path, version: '1' })` or `@Version('2')` → `/v1/…` (Nest's default `v` prefix).
+        const version = literalText(decoratorsOf(member).find((d) => d.name === 'Version')?.args[0]) ?? literalText(propertyValue(controller.args[0], 'version'));
+        const route = joinRoute(version ? `v${version}/${controllerPrefix(controller.args)}` : controllerPrefix(controller.args), literalText(decorator.args[0]) ?? '');
         const name = ts.isIdentifier(member.name) ? member.name.text : undefined;
         const finding = endpointFinding(src, { method, route, framework: 'nestjs', at: decorator.node, handler: member, name, boundNames, bodyType });
         out.endpoints.push({ ...finding, bodyFields: [...new Set([...fields, ...finding.bodyFields])] });
@@ -110,6 +112,11 @@ export function declaredShapes(src: ParsedSource): Map<string, string[]> {
         (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)) && member.name && ts.isIdentifier(member.name) ? [member.name.text] : []);
       if (names.length > 0) shapes.set(node.name.text, names);
     }
+    // Validation schemas: `const Order = z.object({ … })`, `Type.Object({ … })`, `Joi.object({ … })`, `yup.object({ … })`.
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
+      const keys = schemaKeys(node.initializer);
+      if (keys.length > 0) shapes.set(node.name.text, keys);
+    }
     if (ts.isTypeAliasDeclaration(node) && ts.isTypeLiteralNode(node.type)) {
       const names = node.type.members.flatMap((member) => (ts.isPropertySignature(member) && ts.isIdentifier(member.name) ? [member.name.text] : []));
       if (names.length > 0) shapes.set(node.name.text, names);
@@ -118,4 +125,21 @@ export function declaredShapes(src: ParsedSource): Map<string, string[]> {
   };
   visit(src.sf);
   return shapes;
+}
+
+/** The first object-literal argument of a schema builder anywhere in a chain (`z.object({…}).strict()`), as keys. */
+export function schemaKeys(node: ts.Expression): string[] {
+  let current: ts.Expression = node;
+  for (let i = 0; i < 8; i += 1) {
+    if (!ts.isCallExpression(current)) return [];
+    const callee = current.expression;
+    const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
+    const arg = current.arguments[0];
+    if (/^(object|Object|shape|strictObject|looseObject)$/.test(name) && arg && ts.isObjectLiteralExpression(arg)) {
+      return arg.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : []));
+    }
+    if (!ts.isPropertyAccessExpression(callee)) return [];
+    current = callee.expression;
+  }
+  return [];
 }

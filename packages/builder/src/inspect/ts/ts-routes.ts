@@ -5,7 +5,7 @@
  */
 import ts from 'typescript';
 import type { EndpointFinding, Framework, MutatingMethod } from '../types.js';
-import { bodyFieldsOf } from './ts-body-fields.js';
+import { bodyFieldsOf, validatedSchemaOf } from './ts-body-fields.js';
 import {
   chainText, isFunctionLike, literalText, nodeEndLine, nodeLine, nodeLocation, propertyValue, rootName, unwrap,
   type FunctionLike, type ParsedSource,
@@ -17,7 +17,7 @@ const CLIENT_NAMES = /^(axios|got|ky|superagent|request|supertest|agent|fetch|ht
 const SERVER_NAME = /(^(app|server|router|routes|fastify|api|instance|r|v\d+)$)|(router|app|server|routes)$/i;
 const HTTP_MODULES: Array<[RegExp, Framework]> = [[/^fastify/, 'fastify'], [/^(hono|@hono\/)/, 'hono'], [/^express/, 'express']];
 const WEBHOOK_ROUTE = /webhook|\bipn\b|(stripe|adyen|paypal)[^/]*\/.*(notification|callback|event)/i;
-const WEBHOOK_CALLS = /(webhooks\.constructEvent(Async)?|validateHMAC|verifyWebhookSignature|verifyNotificationHMAC)$/;
+const WEBHOOK_CALLS = /(webhooks\.constructEvent(Async)?|validateHMAC|verifyWebhookSignature|verifyNotificationHMAC|timingSafeEqual|createHmac|webhooks?\.verify|Webhook\.verify|wh\.verify)$/;
 
 /**
  * The framework a file's routes belong to: its own imports first, then the project's.
@@ -30,10 +30,34 @@ export function fileFramework(src: ParsedSource, projectFramework: Framework | u
   return projectFramework === 'express' || projectFramework === 'fastify' || projectFramework === 'hono' ? projectFramework : undefined;
 }
 
-function isServerReceiver(receiver: ts.Expression): boolean {
+/** Parameter types that are an app or router (`(app: FastifyInstance) => …`). */
+const SERVER_TYPE = /\b(FastifyInstance|Router|Express|Application|Hono|RouterGroup|Elysia)\b/;
+
+function typedAsServer(id: ts.Identifier): boolean {
+  for (let node: ts.Node | undefined = id.parent; node; node = node.parent) {
+    if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) {
+      const param = node.parameters.find((p) => ts.isIdentifier(p.name) && p.name.text === id.text);
+      if (param) return param.type !== undefined && SERVER_TYPE.test(param.type.getText());
+    }
+  }
+  return false;
+}
+
+function rootIdentifier(node: ts.Expression): ts.Identifier | undefined {
+  const inner = unwrap(node);
+  if (ts.isIdentifier(inner)) return inner;
+  if (ts.isPropertyAccessExpression(inner)) return rootIdentifier(inner.expression);
+  return undefined;
+}
+
+function isServerReceiver(receiver: ts.Expression, serverVars: ReadonlySet<string> = new Set()): boolean {
   const inner = unwrap(receiver);
   if (ts.isCallExpression(inner)) return false;
   const root = rootName(inner) ?? (inner.kind === ts.SyntaxKind.ThisKeyword ? 'this' : undefined);
+  // Where the receiver comes from (`const payments = Router()`) decides before its name does.
+  if (root && ts.isIdentifier(inner) && serverVars.has(root)) return true;
+  const id = rootIdentifier(inner);
+  if (id && ts.isIdentifier(inner) && typedAsServer(id)) return true;
   if (!root || CLIENT_NAMES.test(root)) return false;
   const last = ts.isPropertyAccessExpression(inner) ? inner.name.text : root;
   return !CLIENT_NAMES.test(last) && (SERVER_NAME.test(last) || SERVER_NAME.test(root));
@@ -92,9 +116,10 @@ function callsWebhookVerifier(fn: FunctionLike | undefined): boolean {
  */
 export function endpointFinding(src: ParsedSource, spec: {
   method: MutatingMethod; route: string; framework: Framework; at: ts.Node; handler?: FunctionLike; name?: string;
-  boundNames?: readonly string[]; bodyType?: string;
+  boundNames?: readonly string[]; bodyType?: string; verifiedBy?: readonly (FunctionLike | undefined)[];
 }): EndpointFinding {
   const { handler } = spec;
+  const bodyType = spec.bodyType ?? (handler ? validatedSchemaOf(handler) : undefined);
   return {
     method: spec.method,
     route: spec.route,
@@ -102,8 +127,9 @@ export function endpointFinding(src: ParsedSource, spec: {
     location: nodeLocation(src, spec.at),
     ...(spec.name ? { handler: spec.name } : {}),
     bodyFields: handler ? bodyFieldsOf(handler, spec.boundNames) : [],
-    ...(spec.bodyType ? { bodyType: spec.bodyType } : {}),
-    webhook: WEBHOOK_ROUTE.test(spec.route) || callsWebhookVerifier(handler),
+    ...(bodyType ? { bodyType } : {}),
+    // Signature verification anywhere on the route's path (its middleware too) marks a webhook.
+    webhook: WEBHOOK_ROUTE.test(spec.route) || callsWebhookVerifier(handler) || (spec.verifiedBy ?? []).some((fn) => callsWebhookVerifier(fn)),
     ...(handler ? { span: { start: nodeLine(src, handler), end: nodeEndLine(src, handler) } } : {}),
   };
 }
@@ -133,7 +159,7 @@ function methodsOf(node: ts.Expression | undefined): MutatingMethod[] {
  * Routes declared by one call expression, or none.
  * @example routeCallEndpoints(src, parse("app.post('/payments', pay)"), 'express') // [{ method: 'POST', route: '/payments', ... }]
  */
-export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, framework: Framework | undefined): EndpointFinding[] {
+export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, framework: Framework | undefined, serverVars: ReadonlySet<string> = new Set()): EndpointFinding[] {
   if (!framework || !ts.isPropertyAccessExpression(call.expression)) return [];
   const name = call.expression.name.text;
   // The verb's own position: in a chain (`router.route('/x').get(..).post(..)`) that is the `.post` line.
@@ -143,17 +169,31 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
   const last = args[args.length - 1];
   // router.route('/x').get(h).post(handler) — Express's chained form.
   const chained = routeChainRoot(receiver);
-  if (METHODS[name] && chained && isServerReceiver(chained.expression.expression)) {
+  if (METHODS[name] && chained && isServerReceiver(chained.expression.expression, serverVars)) {
     const route = literalText(chained.arguments[0]);
     const handler = resolveHandler(src, last);
     return route === undefined ? [] : [endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler) })];
   }
-  if (!isServerReceiver(receiver)) return [];
+  if (!isServerReceiver(receiver, serverVars)) return [];
   if (METHODS[name] && args.length >= 2) {
     const route = literalText(args[0]);
     if (route === undefined || !(route.startsWith('/') || route === '*') || !last || !isHandlerArg(last)) return [];
     const handler = resolveHandler(src, last);
-    return [endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler) })];
+    // Fastify route options: `{ schema: { body: OrderSchema } }` names the body's shape.
+    const options = args.slice(1, -1).map((arg) => unwrap(arg)).find((arg) => ts.isObjectLiteralExpression(arg));
+    const schemaBody = options ? unwrap(propertyValue(propertyValue(options, 'schema') ? unwrap(propertyValue(options, 'schema') as ts.Expression) : undefined, 'body') ?? options) : undefined;
+    const schemaType = schemaBody && schemaBody !== options && ts.isIdentifier(schemaBody) ? schemaBody.text : undefined;
+    const schemaProps = schemaBody && schemaBody !== options && ts.isObjectLiteralExpression(schemaBody) ? propertyValue(schemaBody, 'properties') : undefined;
+    const inlineFields = schemaProps && ts.isObjectLiteralExpression(schemaProps)
+      ? schemaProps.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [])) : [];
+    const verifiedBy = args.slice(1, -1).flatMap((arg) => {
+      const inner = unwrap(arg);
+      // Fastify route options: `{ preHandler: verifySignature }` runs before the handler.
+      if (ts.isObjectLiteralExpression(inner)) return ['preHandler', 'onRequest', 'preValidation'].map((hook) => resolveHandler(src, propertyValue(inner, hook)));
+      return [resolveHandler(src, arg)];
+    });
+    const found = endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler), verifiedBy, ...(schemaType ? { bodyType: schemaType } : {}) });
+    return [inlineFields.length > 0 ? { ...found, bodyFields: [...new Set([...found.bodyFields, ...inlineFields])] } : found];
   }
   if (name === 'route' && args.length === 1 && ts.isObjectLiteralExpression(unwrap(args[0] as ts.Expression))) {
     const options = args[0];

@@ -1,0 +1,140 @@
+/**
+ * What a duplicate of each entry point costs, from what its handler does — payment calls reached
+ * from it (directly or through a service function), writes, messages and outbound calls — never
+ * from words in its path; plus entry points that must not be protected (login, sessions, tokens,
+ * reads) and idempotency protection already in place.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EndpointFinding, PaymentCallFinding } from './types.js';
+
+export type CostLevel = 'money' | 'external' | 'write' | 'none' | 'auth' | 'read';
+
+export interface DuplicateCost {
+  readonly level: CostLevel;
+  /** What was seen, each with `path:line` where it has one. */
+  readonly evidence: readonly string[];
+}
+
+/** Order in which costs are ranked: money first. */
+export const COST_RANK: Record<CostLevel, number> = { money: 0, external: 1, write: 2, none: 3, read: 4, auth: 5 };
+
+const AUTH = /(^|[/_-])(log-?in|log-?out|sign-?in|sign-?out|sessions?|tokens?|refresh|access-token|test-token|password-recovery|reset-password|forgot-password|otp|mfa|2fa|verify-email|oauth|callback)([/_-]|$)/i;
+const AUTH_HANDLER = /^(login|logout|signin|signout|refresh(Token)?|login_?access_?token|test_?token|recover_?password|reset_?password|usersLogin|UsersLogin)/i;
+const READ = /(^|\/)(search|query|lookup|preview|estimate|quote|validate|check|graphql-query)(\/|$)/i;
+const WRITE = /\.(create|createMany|insert|insertOne|insertMany|save|update|updateOne|upsert|delete|deleteOne|destroy|remove|add|commit|bulkCreate|increment|decrement|persist|merge)\s*\(|\b(INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b|\b(create|add|insert|save|register|submit|place|update|delete|remove|favorite|unfavorite|follow|unfollow|book|reserve)[A-Z_]\w*\s*\(/;
+const EXTERNAL = /(?<![.\w])(send\w*|notify\w*|sendmail|send_mail|send_email)\s*\(|\.(sendMail|sendEmail|sendSms|sendMessage|sendNotification|send_message|send_mail|publish|enqueue|emit|delay|apply_async)\s*\(|\bfetch\s*\(|\b(axios|requests|httpx|got|ky)\.(post|put|patch|delete)\s*\(|\b\w*[qQ]ueue\.add\s*\(|\b(SendMessageCommand|PublishCommand|SendEmailCommand)\b/;
+const GENERIC_NAMES = /^(create|update|save|execute|handle|run|call|post|put|patch|delete|process|main|index|default)$/;
+/** Existing idempotency handling in or around a handler. */
+const PROTECTION = /idempoten|Idempotency-Key|X-Idempotency|@Idempotent|dedupe?_?key|processed_?events?/i;
+
+const cache = new Map<string, string[]>();
+function fileLines(root: string, relPath: string): string[] {
+  const key = join(root, relPath);
+  let lines = cache.get(key);
+  if (!lines) {
+    try {
+      lines = readFileSync(key, 'utf8').split('\n');
+    } catch {
+      lines = [];
+    }
+    cache.set(key, lines);
+  }
+  return lines;
+}
+
+function fileOf(location: string): string {
+  return location.replace(/:\d+$/, '');
+}
+function lineOf(location: string): number {
+  return Number(/:(\d+)$/.exec(location)?.[1] ?? 0);
+}
+
+/** The name of the function a line sits in, read upwards (`function x(`, `async x(`, `def x(`, `func x(`). */
+function enclosingFunction(lines: readonly string[], line: number): string | undefined {
+  for (let i = line - 1; i >= 0 && i >= line - 200; i -= 1) {
+    const text = lines[i] ?? '';
+    const m = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)|^\s*(?:export\s+)?(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>|^\s*(?:public|private|protected|static|async|\s)*(\w+)\s*\([^)]*\)\s*(?::\s*[\w<>[\]|, ]+)?\s*\{\s*$|^\s*(?:async\s+)?def\s+(\w+)\(|^func\s+(?:\([^)]*\)\s*)?(\w+)\(|^\s*(?:public|private|protected)\s+[\w<>[\], ]+\s+(\w+)\s*\(/.exec(text);
+    const name = m?.slice(1).find(Boolean);
+    if (name && !/^(if|for|while|switch|catch|return|function)$/.test(name)) return name;
+  }
+  return undefined;
+}
+
+export interface CostContext {
+  readonly root: string;
+  readonly paymentCalls: readonly PaymentCallFinding[];
+}
+
+interface MoneyFunction {
+  readonly name: string;
+  readonly file: string;
+  readonly call: PaymentCallFinding;
+}
+
+function moneyFunctions(ctx: CostContext): MoneyFunction[] {
+  return ctx.paymentCalls.flatMap((call) => {
+    const file = fileOf(call.location);
+    const name = enclosingFunction(fileLines(ctx.root, file), lineOf(call.location));
+    return name ? [{ name, file, call }] : [];
+  });
+}
+
+/**
+ * The duplicate cost of each endpoint, from its handler's own lines.
+ * @example assessCosts(endpoints, { root, paymentCalls }).get(endpoints[0]).level // 'money'
+ */
+export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostContext): Map<EndpointFinding, DuplicateCost & { protection?: string }> {
+  const money = moneyFunctions(ctx);
+  const out = new Map<EndpointFinding, DuplicateCost & { protection?: string }>();
+  for (const endpoint of endpoints) {
+    const file = fileOf(endpoint.location);
+    const lines = fileLines(ctx.root, file);
+    const start = endpoint.span?.start ?? lineOf(endpoint.location);
+    const end = endpoint.span?.end ?? start;
+    // A Python span starts at its `def` line, whose own name (`def create_item(`) is no call.
+    const bodyStart = file.endsWith('.py') ? start + 1 : start;
+    // The first line of a JS handler often carries the route call itself (`router.delete('/x', async … =>`).
+    const first = lines[bodyStart - 1] ?? '';
+    const arrow = first.lastIndexOf('=>');
+    const body = [arrow >= 0 ? first.slice(arrow + 2) : first, ...lines.slice(bodyStart, end)].join('\n');
+    const fileText = lines.join('\n');
+    const evidence: string[] = [];
+    const direct = ctx.paymentCalls.filter((c) => fileOf(c.location) === file && lineOf(c.location) >= start && lineOf(c.location) <= end);
+    for (const c of direct) evidence.push(`calls ${c.call} (${c.location})`);
+    for (const fn of money) {
+      if (direct.includes(fn.call) || !new RegExp(`(^|[^\\w])${fn.name}\\s*\\(`).test(body)) continue;
+      const base = fn.file.slice(fn.file.lastIndexOf('/') + 1).replace(/\.\w+$/, '');
+      // A generic name (`create`) only counts when the handler's file refers to the module defining it.
+      if (GENERIC_NAMES.test(fn.name) && fn.file !== file && !fileText.includes(base)) continue;
+      evidence.push(`reaches ${fn.call.call} (${fn.call.location}) through ${fn.name}()`);
+    }
+    const protection = PROTECTION.exec(body)?.[0];
+    const name = endpoint.handler ?? '';
+    let level: CostLevel;
+    if (evidence.length > 0) level = 'money';
+    // A checkout or payment session is a purchase, not a login session.
+    else if (!endpoint.webhook && !/checkout|payment|billing-portal/i.test(endpoint.route) && (AUTH.test(endpoint.route) || AUTH_HANDLER.test(name))) {
+      level = 'auth';
+      evidence.push('login, logout, session or token endpoint: each call should mint a fresh result, and a stored replay would hand one session or token to another attempt');
+    } else if (READ.test(endpoint.route)) {
+      level = 'read';
+      evidence.push('reads or computes without a write: a duplicate costs nothing');
+    } else {
+      const external = EXTERNAL.exec(body);
+      const write = WRITE.exec(body);
+      if (external) {
+        level = 'external';
+        evidence.push(`sends or calls out: \`${external[0].trim()}\` (${file}:${bodyStart + body.slice(0, external.index).split('\n').length - 1})`);
+      } else if (write) {
+        level = 'write';
+        evidence.push(`writes: \`${write[0].trim()}\` (${file}:${bodyStart + body.slice(0, write.index).split('\n').length - 1})`);
+      } else {
+        level = endpoint.span ? 'none' : 'write';
+        evidence.push(endpoint.span ? 'no write, message or provider call seen in the handler' : 'the handler is defined elsewhere; assumed to write');
+      }
+    }
+    out.set(endpoint, { level, evidence, ...(protection ? { protection: `${protection} (${file}:${start})` } : {}) });
+  }
+  return out;
+}

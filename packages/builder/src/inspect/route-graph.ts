@@ -1,0 +1,178 @@
+/**
+ * Full route paths across modules: scanners report where each route is declared (its router
+ * node), which nodes are mounted under which at what prefix (`app.use('/api', router)`,
+ * `register(plugin, { prefix })`, `include_router(r, prefix=…)`, `v1.Group("/users")` passed into a
+ * function), and which local names are imports or exports of others; this resolves them together.
+ */
+import { posix } from 'node:path';
+import type { EndpointFinding } from './types.js';
+
+/** A reference to a name in another module, resolved once every file is known. */
+export interface ModuleRef {
+  /** Candidate repository-relative paths (exact) or path suffixes (`app/api/main.py`). */
+  readonly modules: readonly string[];
+  readonly name: string;
+}
+
+/** A prefix written as a literal, or as a constant to look up (`settings.API_V1_STR`). */
+export type PrefixSpec = string | { readonly constant: string };
+
+export interface MountFact {
+  /** Node the child is mounted on (`file#app`). */
+  readonly parent: string;
+  /** Node mounted (`file#router`), or a module reference. */
+  readonly child: string | ModuleRef;
+  readonly prefix: PrefixSpec;
+  readonly location: string;
+}
+
+/** What one file contributes to the route graph. */
+export interface RouteFacts {
+  /** Local node → the node it is another name for (an import, `export default router`). */
+  readonly aliases: Array<[string, string | ModuleRef]>;
+  readonly mounts: MountFact[];
+  /** `NAME = "literal"` string constants, for prefixes written as constants. */
+  readonly constants: Array<[string, string]>;
+  /** Prefixes applied to every route of a framework (`app.setGlobalPrefix('api')`). */
+  readonly globalPrefixes: Array<{ framework: string; prefix: string; location: string }>;
+}
+
+/**
+ * A fresh accumulator.
+ * @example const facts = emptyRouteFacts(); facts.mounts.push({ parent: 'a.ts#app', child: 'a.ts#r', prefix: '/api', location: 'a.ts:3' });
+ */
+export function emptyRouteFacts(): RouteFacts {
+  return { aliases: [], mounts: [], constants: [], globalPrefixes: [] };
+}
+
+/**
+ * Joins route segments with single slashes; the result always starts with `/`.
+ * @example joinRoute('/api/', '/orders') // '/api/orders'
+ */
+export function joinRoute(...parts: readonly string[]): string {
+  const joined = parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+  const trailing = parts.length > 0 && (parts[parts.length - 1] ?? '').length > 1 && (parts[parts.length - 1] ?? '').endsWith('/');
+  return `/${joined}${trailing && joined ? '/' : ''}`;
+}
+
+/**
+ * Candidate files for a relative JS/TS import (`./routes` → `routes.ts`, `routes/index.ts`, …).
+ * @example tsModuleCandidates('src/app.ts', './routes') // ['src/routes', 'src/routes.ts', …]
+ */
+export function tsModuleCandidates(fromFile: string, specifier: string): string[] {
+  const base = posix.normalize(posix.join(posix.dirname(fromFile), specifier));
+  const stem = base.replace(/\.(m|c)?js$/, '');
+  const exts = ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.jsx', '.mts', '.cts'];
+  return [base, ...exts.map((e) => stem + e), ...exts.map((e) => `${base}/index${e}`)];
+}
+
+function resolveModule(ref: ModuleRef, files: ReadonlySet<string>, bySuffix: (s: string) => string | undefined): string | undefined {
+  for (const candidate of ref.modules) if (files.has(candidate)) return `${candidate}#${ref.name}`;
+  for (const candidate of ref.modules) {
+    const found = bySuffix(candidate);
+    if (found) return `${found}#${ref.name}`;
+  }
+  return undefined;
+}
+
+export interface ResolvedRoutes {
+  readonly endpoints: EndpointFinding[];
+  /** Constructs seen but not understood (`path:line: what`). */
+  readonly notes: string[];
+}
+
+/** At most this many mount paths are followed per router (a router mounted at many paths). */
+const MAX_PREFIXES = 8;
+
+/**
+ * Gives every endpoint its full path: the prefixes of every mount above its router node, then a
+ * framework's global prefix. Endpoints without a router node keep their route.
+ * @example resolveRoutes(endpoints, [facts], new Set(['src/app.ts', 'src/routes.ts'])).endpoints[0].route // '/api/orders'
+ */
+export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: readonly RouteFacts[], files: ReadonlySet<string>): ResolvedRoutes {
+  const notes: string[] = [];
+  const sorted = [...files];
+  const suffixCache = new Map<string, string | undefined>();
+  const bySuffix = (suffix: string): string | undefined => {
+    if (!suffixCache.has(suffix)) suffixCache.set(suffix, sorted.find((f) => f === suffix || f.endsWith(`/${suffix}`)));
+    return suffixCache.get(suffix);
+  };
+  const constants = new Map<string, string>();
+  const aliases = new Map<string, string>();
+  const mounts: MountFact[] = [];
+  const globals: RouteFacts['globalPrefixes'] = [];
+  for (const facts of allFacts) {
+    for (const [name, value] of facts.constants) if (!constants.has(name)) constants.set(name, value);
+    for (const [from, to] of facts.aliases) {
+      const target = typeof to === 'string' ? to : resolveModule(to, files, bySuffix);
+      if (target && target !== from) aliases.set(from, target);
+    }
+    mounts.push(...facts.mounts);
+    globals.push(...facts.globalPrefixes);
+  }
+  const canonical = (node: string): string => {
+    let current = node;
+    for (let i = 0; i < 16; i += 1) {
+      const next = aliases.get(current);
+      if (!next) break;
+      current = next;
+    }
+    return current;
+  };
+  const parents = new Map<string, Array<{ parent: string; prefix: string }>>();
+  for (const mount of mounts) {
+    const childNode = typeof mount.child === 'string' ? mount.child : resolveModule(mount.child, files, bySuffix);
+    if (!childNode) continue;
+    let prefix: string;
+    if (typeof mount.prefix === 'string') prefix = mount.prefix;
+    else {
+      const tail = mount.prefix.constant.slice(mount.prefix.constant.lastIndexOf('.') + 1);
+      const value = constants.get(mount.prefix.constant) ?? constants.get(tail);
+      if (value === undefined) notes.push(`${mount.location}: mount prefix \`${mount.prefix.constant}\` is not a literal the inspector could resolve; routes below it are shown without it.`);
+      prefix = value ?? '';
+    }
+    const child = canonical(childNode);
+    const list = parents.get(child) ?? [];
+    const parent = canonical(mount.parent);
+    if (parent !== child && !list.some((p) => p.parent === parent && p.prefix === prefix)) list.push({ parent, prefix });
+    parents.set(child, list);
+  }
+  const memo = new Map<string, string[]>();
+  const prefixesOf = (node: string, seen: Set<string>): string[] => {
+    const cached = memo.get(node);
+    if (cached) return cached;
+    const list = parents.get(node);
+    if (!list || list.length === 0 || seen.has(node)) return [''];
+    seen.add(node);
+    const out = [...new Set(list.flatMap(({ parent, prefix }) => prefixesOf(parent, seen).map((p) => joinRoute(p, prefix))))].slice(0, MAX_PREFIXES);
+    seen.delete(node);
+    memo.set(node, out);
+    return out;
+  };
+  const out: EndpointFinding[] = [];
+  for (const endpoint of endpoints) {
+    const { scope, ...rest } = endpoint;
+    const global = globals.find((g) => g.framework === endpoint.framework);
+    const node = scope ? canonical(scope) : undefined;
+    // A view whose URL lives elsewhere (Django urls.py) and was not found: no path can be shown honestly.
+    if (node?.startsWith('django:') && !parents.has(node)) {
+      notes.push(`${endpoint.location}: ${endpoint.method} handler ${node.slice(node.lastIndexOf(':') + 1)} is not routed by any urls.py the inspector understood; it is left out.`);
+      continue;
+    }
+    const prefixes = node ? prefixesOf(node, new Set()) : [''];
+    for (const prefix of prefixes) {
+      const route = joinRoute(global?.prefix ?? '', prefix, endpoint.route);
+      out.push({ ...rest, route: prefix || global ? route : normaliseRoute(endpoint.route) });
+    }
+  }
+  return { endpoints: out, notes };
+}
+
+/**
+ * A route as the design shows it: leading slash added (`MapPost("create-checkout-session")`).
+ * @example normaliseRoute('create-checkout-session') // '/create-checkout-session'
+ */
+export function normaliseRoute(route: string): string {
+  if (route === '' || route === '*') return route === '*' ? '/*' : '/';
+  return route.startsWith('/') ? route : `/${route}`;
+}

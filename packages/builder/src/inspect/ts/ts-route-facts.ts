@@ -1,0 +1,232 @@
+/**
+ * The TS/JS side of the route graph: which router node each route call is declared on, mounts
+ * (`app.use('/api', router)`, `fastify.register(plugin, { prefix })`, Hono `app.route('/x', sub)`
+ * and `basePath`), imports/exports that rename routers across files, NestJS `setGlobalPrefix`, and
+ * the variables that hold a server or router by where they come from (`express()`, `Router()`, …).
+ */
+import ts from 'typescript';
+import { emptyRouteFacts, tsModuleCandidates, type ModuleRef, type RouteFacts } from '../route-graph.js';
+import { literalText, nodeLocation, propertyValue, unwrap, type ParsedSource } from './ts-source.js';
+
+/** Calls and constructors that create an app or a router, whatever the variable is called. */
+const SERVER_FACTORY = /^(express|Router|express\.Router|Fastify|fastify|Hono|Elysia|Koa|KoaRouter|polka|restify\.createServer|createRouter|OpenAPIHono)$/;
+
+function calleeText(node: ts.Expression): string {
+  const inner = unwrap(node);
+  if (ts.isIdentifier(inner)) return inner.text;
+  if (ts.isPropertyAccessExpression(inner)) return `${calleeText(inner.expression)}.${inner.name.text}`;
+  return '';
+}
+
+/** The chain root of `Router().use(a).use(b)`: the innermost receiver. */
+function chainRoot(node: ts.Expression): ts.Expression {
+  let current = unwrap(node);
+  for (;;) {
+    if (ts.isCallExpression(current) && ts.isPropertyAccessExpression(current.expression)) current = unwrap(current.expression.expression);
+    else if (ts.isPropertyAccessExpression(current)) current = unwrap(current.expression);
+    else return current;
+  }
+}
+
+/** `express()`, `express.Router()`, `new Hono().basePath('/x')`, `Router().use(a)`: a factory somewhere down the chain. */
+function createsServer(node: ts.Expression): boolean {
+  let current = unwrap(node);
+  for (let i = 0; i < 32; i += 1) {
+    if (ts.isNewExpression(current)) return SERVER_FACTORY.test(calleeText(current.expression));
+    if (!ts.isCallExpression(current)) return false;
+    if (SERVER_FACTORY.test(calleeText(current.expression))) return true;
+    if (!ts.isPropertyAccessExpression(current.expression)) return false;
+    current = unwrap(current.expression.expression);
+  }
+  return false;
+}
+
+/** The outermost expression of the chain `node` belongs to. */
+function chainTop(node: ts.Node): ts.Node {
+  let current: ts.Node = node;
+  while (current.parent && ((ts.isPropertyAccessExpression(current.parent) && current.parent.expression === current)
+    || (ts.isCallExpression(current.parent) && current.parent.expression === current) || ts.isParenthesizedExpression(current.parent) || ts.isAwaitExpression(current.parent))) {
+    current = current.parent;
+  }
+  return current;
+}
+
+/** The name a whole expression is bound to: a variable, `export default`, `module.exports`. */
+function boundName(top: ts.Node): string | undefined {
+  const parent = top.parent;
+  if (!parent) return undefined;
+  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (ts.isExportAssignment(parent)) return 'default';
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.right === top) {
+    const left = calleeText(parent.left);
+    if (left === 'module.exports') return 'default';
+    if (left.startsWith('exports.') || left.startsWith('module.exports.')) return left.slice(left.lastIndexOf('.') + 1);
+  }
+  return undefined;
+}
+
+/** The name of the function a parameter belongs to (`export default async function routes(fastify)`). */
+function functionName(fn: ts.SignatureDeclaration): string | undefined {
+  if ((ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) && fn.name) {
+    const exported = ts.getModifiers(fn as ts.FunctionDeclaration)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+    return exported ? 'default' : fn.name.text;
+  }
+  const named = boundName(chainTop(fn));
+  if (named) return named;
+  return undefined;
+}
+
+function enclosingParamOwner(id: ts.Identifier): ts.SignatureDeclaration | undefined {
+  for (let node: ts.Node | undefined = id.parent; node; node = node.parent) {
+    if ((ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node))
+      && node.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === id.text)) return node;
+  }
+  return undefined;
+}
+
+/**
+ * The router node a route or mount call's receiver stands for, as `file#name`.
+ * @example nodeOf(src, call.expression.expression) // 'src/routes/orders.ts#router'
+ */
+export function nodeOf(src: ParsedSource, receiver: ts.Expression): string {
+  const root = chainRoot(receiver);
+  const file = src.relPath;
+  if (ts.isIdentifier(root)) {
+    const owner = enclosingParamOwner(root);
+    if (owner) return `${file}#${functionName(owner) ?? `@fn${owner.pos}`}`;
+    return `${file}#${root.text}`;
+  }
+  if (root.kind === ts.SyntaxKind.ThisKeyword) return `${file}#this`;
+  const top = chainTop(root);
+  return `${file}#${boundName(top) ?? `@${root.pos}`}`;
+}
+
+function childRef(src: ParsedSource, node: ts.Expression, namespaces: Map<string, string>): string | ModuleRef | undefined {
+  const inner = unwrap(node);
+  if (ts.isIdentifier(inner)) return `${src.relPath}#${inner.text}`;
+  if (ts.isPropertyAccessExpression(inner) && ts.isIdentifier(inner.expression)) {
+    const ns = namespaces.get(inner.expression.text);
+    if (ns) return { modules: tsModuleCandidates(src.relPath, ns), name: inner.name.text };
+    return undefined;
+  }
+  if (ts.isCallExpression(inner) && calleeText(inner.expression) === 'require' && inner.arguments[0]) {
+    const spec = literalText(inner.arguments[0]);
+    return spec?.startsWith('.') ? { modules: tsModuleCandidates(src.relPath, spec), name: 'default' } : undefined;
+  }
+  if (ts.isArrowFunction(inner) || ts.isFunctionExpression(inner)) return `${src.relPath}#${functionName(inner) ?? `@fn${inner.pos}`}`;
+  return undefined;
+}
+
+export interface TsRouteFacts {
+  readonly facts: RouteFacts;
+  /** Variables holding an app or router, recognised by their initialiser or import. */
+  readonly serverVars: ReadonlySet<string>;
+}
+
+/**
+ * Collects the route-graph facts of one file.
+ * @example collectRouteFacts(parseSource('a.ts', "const r = Router(); app.use('/api', r)")).facts.mounts[0].prefix // '/api'
+ */
+export function collectRouteFacts(src: ParsedSource): TsRouteFacts {
+  const facts = emptyRouteFacts();
+  const serverVars = new Set<string>();
+  const namespaces = new Map<string, string>();
+  const file = src.relPath;
+  for (const statement of src.sf.statements) {
+    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+      const spec = statement.moduleSpecifier.text;
+      if (!spec.startsWith('.')) continue;
+      const modules = tsModuleCandidates(file, spec);
+      const clause = statement.importClause;
+      if (clause?.name) facts.aliases.push([`${file}#${clause.name.text}`, { modules, name: 'default' }]);
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) namespaces.set(bindings.name.text, spec);
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) facts.aliases.push([`${file}#${element.name.text}`, { modules, name: (element.propertyName ?? element.name).text }]);
+      }
+    }
+    if (ts.isExportAssignment(statement) && ts.isIdentifier(unwrap(statement.expression))) {
+      facts.aliases.push([`${file}#default`, `${file}#${(unwrap(statement.expression) as ts.Identifier).text}`]);
+    }
+    if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      const spec = statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
+      for (const element of statement.exportClause.elements) {
+        const local = (element.propertyName ?? element.name).text;
+        const target = spec ? (spec.startsWith('.') ? { modules: tsModuleCandidates(file, spec), name: local } : undefined) : `${file}#${local}`;
+        if (target) facts.aliases.push([`${file}#${element.name.text}`, target]);
+      }
+    }
+  }
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && node.initializer) {
+      const init = unwrap(node.initializer);
+      if (ts.isIdentifier(node.name) && createsServer(init)) serverVars.add(node.name.text);
+      // const routes = require('./routes') / const { router } = require('./routes')
+      if (ts.isCallExpression(init) && calleeText(init.expression) === 'require' && init.arguments[0]) {
+        const spec = literalText(init.arguments[0]);
+        if (spec?.startsWith('.')) {
+          const modules = tsModuleCandidates(file, spec);
+          if (ts.isIdentifier(node.name)) facts.aliases.push([`${file}#${node.name.text}`, { modules, name: 'default' }]);
+          else if (ts.isObjectBindingPattern(node.name)) {
+            for (const element of node.name.elements) {
+              const key = element.propertyName ?? element.name;
+              if (ts.isIdentifier(key) && ts.isIdentifier(element.name)) facts.aliases.push([`${file}#${element.name.text}`, { modules, name: key.text }]);
+            }
+          }
+        }
+      }
+    }
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(unwrap(node.right))) {
+      const left = calleeText(node.left);
+      if (left === 'module.exports') facts.aliases.push([`${file}#default`, `${file}#${(unwrap(node.right) as ts.Identifier).text}`]);
+    }
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) collectCall(src, node, node.expression, facts, namespaces);
+    ts.forEachChild(node, visit);
+  };
+  visit(src.sf);
+  return { facts, serverVars };
+}
+
+function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.PropertyAccessExpression, facts: RouteFacts, namespaces: Map<string, string>): void {
+  const name = callee.name.text;
+  const args = node.arguments;
+  const location = nodeLocation(src, callee.name);
+  if (name === 'setGlobalPrefix' && args[0]) {
+    const prefix = literalText(args[0]);
+    if (prefix !== undefined) facts.globalPrefixes.push({ framework: 'nestjs', prefix, location });
+    return;
+  }
+  const parent = (): string => nodeOf(src, callee.expression);
+  if (name === 'use' || name === 'register' || name === 'route' || name === 'mount') {
+    const first = args[0] ? literalText(args[0]) : undefined;
+    if (name === 'register' && args[0]) {
+      const options = args[1] ? unwrap(args[1]) : undefined;
+      const prefix = options && ts.isObjectLiteralExpression(options) ? literalText(propertyValue(options, 'prefix')) ?? '' : '';
+      const child = childRef(src, args[0], namespaces) ?? registerImport(src, args[0]);
+      if (child) facts.mounts.push({ parent: parent(), child, prefix, location });
+      return;
+    }
+    if (name === 'route' && args.length < 2) return;
+    const children = first !== undefined ? args.slice(1) : args;
+    for (const arg of children) {
+      const child = childRef(src, arg, namespaces);
+      if (child) facts.mounts.push({ parent: parent(), child, prefix: first ?? '', location });
+    }
+    return;
+  }
+  if (name === 'basePath' && args[0]) {
+    const prefix = literalText(args[0]);
+    const holder = nodeOf(src, node);
+    if (prefix !== undefined) facts.mounts.push({ parent: `${holder}@base`, child: holder, prefix, location });
+  }
+}
+
+/** `fastify.register(import('./routes/orders'))`. */
+function registerImport(src: ParsedSource, node: ts.Expression): ModuleRef | undefined {
+  const inner = unwrap(node);
+  if (ts.isCallExpression(inner) && inner.expression.kind === ts.SyntaxKind.ImportKeyword && inner.arguments[0]) {
+    const spec = literalText(inner.arguments[0]);
+    return spec?.startsWith('.') ? { modules: tsModuleCandidates(src.relPath, spec), name: 'default' } : undefined;
+  }
+  return undefined;
+}

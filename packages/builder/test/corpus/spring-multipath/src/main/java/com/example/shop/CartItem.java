@@ -1,0 +1,4 @@
+package com.example.shop;
+
+// Corpus fixture: a record body.
+public record CartItem(String sku, int quantity) {}
