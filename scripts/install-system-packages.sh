@@ -9,6 +9,8 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v gofmt >/dev/null || need+=(golang-go)
 command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)
+# promtool checks the shipped Prometheus alert rules (the daemon is never started).
+command -v promtool >/dev/null || need+=(prometheus)
 # Go drivers for the generated stores' conformance tests (GOPATH mode, /usr/share/gocode).
 for pkg in golang-github-lib-pq-dev golang-github-go-sql-driver-mysql-dev golang-github-mattn-go-sqlite3-dev golang-github-gomodule-redigo-dev; do
   have_pkg "$pkg" || need+=("$pkg")

@@ -7,6 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { idempotencyMiddleware } from '@idempotency-builder/runtime/express';
 import type { Idempotency } from '@idempotency-builder/runtime';
 import type { Ledger } from './ledger.js';
+import type { MetricsExposition } from './metrics.js';
 
 /**
  * The demo's whole authentication: a fixed token -> user map. Use your real auth; what matters is
@@ -44,8 +45,15 @@ function problemErrors(error: unknown, _req: Request, res: Response, next: NextF
   sendProblem(res, 500, 'internal_error', 'The request could not be processed.');
 }
 
-export function createPaymentsApp({ idempotency, ledger }: { idempotency: Idempotency; ledger: Ledger }): express.Express {
+export function createPaymentsApp({ idempotency, ledger, metrics }: { idempotency: Idempotency; ledger: Ledger; metrics?: MetricsExposition }): express.Express {
   const app = express();
+  if (metrics) {
+    // Prometheus scrapes this. It names no user and no key (scope_bucket is 1 of 64 hashes), but
+    // in production serve it on an internal port or behind the scraper's credentials.
+    app.get('/metrics', async (_req: Request, res: Response) => {
+      res.type(metrics.contentType).send(await metrics.metrics());
+    });
+  }
   app.use(express.json({ limit: '16kb' })); // a payment is a few fields: refuse anything larger (413)
 
   const requireUser = (req: Request, res: Response, next: NextFunction) => {

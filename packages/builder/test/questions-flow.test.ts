@@ -31,14 +31,15 @@ const noRepeats = (asked: readonly string[]) => expect(new Set(asked).size).toBe
 describe('question flow', () => {
   it('asks the format first, inspects before anything else, and skips what the code answered', async () => {
     const prompts = createScriptedPrompts({
-      format: 'md', 'stack.broker': 'none', retrySources: ['client-retry', 'double-click', 'load-balancer-replay'],
+      format: 'md', 'actions.duration.all': 'default', 'stack.broker': 'none', retrySources: ['client-retry', 'double-click', 'load-balancer-replay'],
       concurrency: 'multi-instance', retention: 'default', detectionLatency: '50',
     });
     const { answers, askedBeforeInspection } = await run('express-postgres-stripe', prompts);
     expect(prompts.asked[0]).toBe('format');
     expect(askedBeforeInspection).toBe(1);
-    // Actions, language, framework, database and payment providers come from the code.
-    expect(prompts.asked).toEqual(['format', 'stack.broker', 'retrySources', 'concurrency', 'retention', 'detectionLatency']);
+    // Actions, language, framework, database and payment providers come from the code; the
+    // actions' durations do not (five actions: one question for all of them).
+    expect(prompts.asked).toEqual(['format', 'actions.duration.all', 'stack.broker', 'retrySources', 'concurrency', 'retention', 'detectionLatency']);
     expect(prompts.notes[0]).toContain('POST /payments');
     expect(prompts.notes[0]).toContain('src/routes/payments.ts:7');
     expect(prompts.notes[0]).toMatch(/stripe\.paymentIntents\.create\s+stripe, NO idempotency key passed\s+src\/routes\/payments\.ts:9/);
@@ -65,13 +66,14 @@ describe('question flow', () => {
   });
 
   it('asks nothing the answers file answered, and --format answers the format question', async () => {
-    const prompts = createScriptedPrompts({});
+    // Only the actions' durations are asked: neither the code nor this file states them.
+    const prompts = createScriptedPrompts({ 'actions.duration.createOrder': '?', 'actions.duration.updateOrder': '?', 'actions.duration.handleOrderPaid': '?' });
     const { answers } = await run('fastify-redis-rabbitmq', prompts, {
       format: 'html',
       fileName: 'answers.yaml',
       file: { retrySources: ['queue-redelivery'], paymentProviders: [], concurrency: 'single-server', retentionMs: 3_600_000, detectionLatencyMs: 20, keysPerDay: 500_000 },
     });
-    expect(prompts.asked).toEqual([]);
+    expect(prompts.asked.filter((id) => !id.startsWith('actions.duration.'))).toEqual([]);
     expect(answers).toMatchObject({ format: 'html', concurrency: 'single-server', retentionMs: 3_600_000, keysPerDay: 500_000, stack: { database: 'redis', broker: 'rabbitmq' } });
     expect(answers.provenance.concurrency).toEqual({ source: 'file', detail: 'answers.yaml' });
     expect(answers.provenance.format).toEqual({ source: 'user', detail: '--format' });
@@ -107,6 +109,7 @@ describe('question flow', () => {
   it('a second answer to questions 1 and 2 is used, and the design is not agnostic', async () => {
     const prompts = createScriptedPrompts({
       format: 'html', actions: '', 'actions.again': 'create payment via Stripe, process Stripe webhook',
+      'actions.duration.createPayment': '10000', 'actions.duration.processStripeWebhook': '?',
       'stack.language': 'python', 'stack.framework': 'fastapi', 'stack.database': '?', 'stack.database.again': 'mysql',
       'stack.broker': 'none', retrySources: ['client-retry'], paymentProviders: [], concurrency: 'single-server',
       retention: 'custom', 'retention.custom': '36h', detectionLatency: '10',

@@ -8,6 +8,7 @@ import type { PartialAction, PartialAnswers } from '../answers-file.js';
 import { defaultFields, parseActionsText } from './defaults.js';
 import type { PromptPort } from './prompt-port.js';
 import type { Proposals, Provenance } from './propose.js';
+import type { QuestionNumbers } from './question-numbers.js';
 
 export interface ActionsResult {
   readonly actions: Action[];
@@ -59,17 +60,19 @@ function noteAssumedFields(actions: readonly Action[], provenance: Record<string
  * Resolves question 1.
  * @example const { actions, resolved } = await resolveActions({ proposals, file: {}, fileName: '', prompts: undefined });
  */
-export async function resolveActions({ proposals, file, fileName, prompts }: {
-  proposals: Proposals; file: PartialAnswers; fileName: string; prompts: PromptPort | undefined;
+export async function resolveActions({ proposals, file, fileName, prompts, numbers }: {
+  proposals: Proposals; file: PartialAnswers; fileName: string; prompts: PromptPort | undefined; numbers?: QuestionNumbers;
 }): Promise<ActionsResult> {
   const provenance: Record<string, Provenance> = {};
   if (file.actions && file.actions.length > 0) {
     provenance.actions = { source: 'file', detail: fileName };
+    numbers?.answered(1, 'the protected actions', provenance.actions);
     return { actions: file.actions.map((partial) => completeAction(partial, proposals, provenance)), resolved: true, provenance };
   }
   if (proposals.actions.length > 0) {
     const locations = proposals.actions.map((p) => p.action.location).filter(Boolean);
     provenance.actions = { source: 'code', detail: locations.slice(0, 5).join(', ') + (locations.length > 5 ? ', …' : '') };
+    numbers?.answered(1, 'the protected actions', provenance.actions);
     for (const proposed of proposals.actions) {
       for (const [field, note] of Object.entries(proposed.notes)) provenance[`actions.${proposed.action.name}.${field}`] = note;
     }
@@ -79,7 +82,7 @@ export async function resolveActions({ proposals, file, fileName, prompts }: {
 
   let actions = parseActionsText(await prompts.text({
     id: 'actions',
-    message: 'Question 1 — no mutating endpoint, consumer, webhook or job was found in the code. What action are you protecting? (one or more, comma-separated)',
+    message: `${numbers?.label(1) ?? 'Question 1'} — no mutating endpoint, consumer, webhook or job was found in the code. What action are you protecting? (one or more, comma-separated)`,
     placeholder: 'create payment',
   }));
   if (actions.length === 0) {

@@ -14,6 +14,7 @@ import {
 import { parseDuration } from './duration.js';
 import type { Choice, PromptPort } from './prompt-port.js';
 import type { Proposals, Provenance } from './propose.js';
+import type { QuestionNumbers } from './question-numbers.js';
 
 type Context = Pick<Answers, 'retrySources' | 'paymentProviders' | 'concurrency' | 'retentionMs' | 'detectionLatencyMs'>;
 type RetrySource = Answers['retrySources'][number];
@@ -44,13 +45,27 @@ function fromFile(fileName: string): Provenance {
 }
 
 /**
+ * The sentence saying that a stated retention is shorter than the deduplication window of a
+ * provider the actions call (the plan keeps those actions' keys for the window), and why;
+ * undefined when it is not.
+ * @example retentionBelowProviderWindow(2 * HOUR, ['stripe']) // '2 h is shorter than Stripe's …'
+ */
+export function retentionBelowProviderWindow(retentionMs: number, providers: readonly Provider[]): string | undefined {
+  if (providers.length === 0) return undefined;
+  const floor = recommendedRetention(providers);
+  if (floor.ms <= retentionMs) return undefined;
+  return `${formatMs(retentionMs)} is shorter than the design allows for payment actions: their keys are kept ${formatMs(floor.ms)}, ${floor.reason} (a retry after ${formatMs(retentionMs)} would otherwise run as a new request while the provider still answers it as a duplicate); other actions keep ${formatMs(retentionMs)}`;
+}
+
+/**
  * Resolves questions 3–7 in the spec's order.
  * @example const { context } = await resolveContext({ actions, proposals, file: {}, fileName: '', prompts: undefined });
  */
-export async function resolveContext({ actions, proposals, file, fileName, prompts }: {
-  actions: readonly Action[]; proposals: Proposals; file: PartialAnswers; fileName: string; prompts: PromptPort | undefined;
+export async function resolveContext({ actions, proposals, file, fileName, prompts, numbers }: {
+  actions: readonly Action[]; proposals: Proposals; file: PartialAnswers; fileName: string; prompts: PromptPort | undefined; numbers?: QuestionNumbers;
 }): Promise<ContextResult> {
   const provenance: Record<string, Provenance> = {};
+  const label = (n: number): string => numbers?.label(n) ?? `Question ${n}`;
 
   // Q3 — the code only suggests these (it cannot know about double-clicks or proxies), so ask.
   const inferred = inferRetrySources(actions);
@@ -58,16 +73,18 @@ export async function resolveContext({ actions, proposals, file, fileName, promp
   if (file.retrySources) {
     retrySources = file.retrySources;
     provenance.retrySources = fromFile(fileName);
+    numbers?.answered(3, 'what repeats the actions', provenance.retrySources);
   } else if (prompts) {
     const chosen = await prompts.multiselect({
       id: 'retrySources',
-      message: `Question 3 — what can repeat these actions? Pre-selected from the code: ${inferred.map((s) => RETRY_LABELS[s]).join(', ')}. (Submit empty if unsure.)`,
+      message: `${label(3)} — what can repeat these actions? Pre-selected from the code: ${inferred.map((s) => RETRY_LABELS[s]).join(', ')}. (Submit empty if unsure.)`,
       options: (Object.keys(RETRY_LABELS) as RetrySource[]).map((value) => ({ value, label: RETRY_LABELS[value] })),
       initialValues: inferred,
       required: false,
     });
     retrySources = chosen.length > 0 ? chosen : inferred;
-    provenance.retrySources = chosen.length > 0 ? user : assumption(RETRY_SOURCES_ASSUMPTION);
+    // An empty submission is the "unsure" the message offers: say that it was the user's choice.
+    provenance.retrySources = chosen.length > 0 ? user : assumption(`you left question 3 empty (unsure), so the sources the code suggests are kept — ${RETRY_SOURCES_ASSUMPTION}`);
   } else {
     retrySources = inferred;
     provenance.retrySources = assumption(RETRY_SOURCES_ASSUMPTION);
@@ -78,13 +95,15 @@ export async function resolveContext({ actions, proposals, file, fileName, promp
   if (file.paymentProviders) {
     paymentProviders = file.paymentProviders;
     provenance.paymentProviders = fromFile(fileName);
+    numbers?.answered(4, 'payments', provenance.paymentProviders);
   } else if (proposals.paymentProviders) {
     paymentProviders = proposals.paymentProviders.value;
     provenance.paymentProviders = proposals.paymentProviders.provenance;
+    numbers?.answered(4, `payments: ${paymentProviders.join(', ') || 'none'}`, provenance.paymentProviders);
   } else if (prompts) {
     paymentProviders = await prompts.multiselect({
       id: 'paymentProviders',
-      message: 'Question 4 — are payments involved? No Stripe, Adyen or PayPal SDK was found in the code. Select the providers (none selected = no payments).',
+      message: `${label(4)} — are payments involved? No Stripe, Adyen or PayPal SDK was found in the code. Select the providers (none selected = no payments).`,
       options: PROVIDER_CHOICES,
       required: false,
     });
@@ -100,13 +119,15 @@ export async function resolveContext({ actions, proposals, file, fileName, promp
   if (file.concurrency) {
     concurrency = file.concurrency;
     provenance.concurrency = fromFile(fileName);
+    numbers?.answered(5, 'concurrency', provenance.concurrency);
   } else if (proposals.concurrency) {
     concurrency = proposals.concurrency.value;
     provenance.concurrency = proposals.concurrency.provenance;
+    numbers?.answered(5, `concurrency: ${concurrency}`, provenance.concurrency);
   } else if (prompts) {
     const answer = await prompts.select<Answers['concurrency'] | typeof UNSURE>({
       id: 'concurrency',
-      message: 'Question 5 — how many instances process these actions at once?',
+      message: `${label(5)} — how many instances process these actions at once?`,
       options: [
         { value: 'single-server', label: 'A single server / process' }, { value: 'multi-instance', label: 'Several instances (one region)' },
         { value: 'globally-distributed', label: 'Globally distributed (several regions)' }, { value: UNSURE, label: "I don't know", hint: 'assume several instances' },
@@ -126,13 +147,14 @@ export async function resolveContext({ actions, proposals, file, fileName, promp
   if (file.retentionMs) {
     retentionMs = file.retentionMs;
     provenance.retentionMs = fromFile(fileName);
+    numbers?.answered(6, 'retention', provenance.retentionMs);
   } else if (prompts) {
     const presets = [...new Set([24 * HOUR, 48 * HOUR, 7 * DAY, 31 * DAY, recommended.ms])].sort((a, b) => a - b);
     const options: Choice<string>[] = presets.map((ms) => ({ value: String(ms), label: formatMs(ms), ...(ms === recommended.ms ? { hint: 'recommended' } : {}) }));
     options.push({ value: 'custom', label: 'Another duration…' }, { value: UNSURE, label: "I don't know", hint: `use ${formatMs(recommended.ms)}` });
     const answer = await prompts.select({
       id: 'retention',
-      message: `Question 6 — how long should a completed request be remembered (retries recognised)? Recommended: ${formatMs(recommended.ms)}, ${recommended.reason}.`,
+      message: `${label(6)} — how long should a completed request be remembered (retries recognised)? Recommended: ${formatMs(recommended.ms)}, ${recommended.reason}.`,
       options,
       initialValue: String(recommended.ms),
     });
@@ -152,16 +174,26 @@ export async function resolveContext({ actions, proposals, file, fileName, promp
     retentionMs = recommended.ms;
     provenance.retentionMs = assumption(`${formatMs(recommended.ms)}: ${recommended.reason}`);
   }
+  // The providers the plan raises retention for: actions that call one (webhooks have their own bound).
+  const called = [...new Set(actions.flatMap((action) => (action.provider && action.kind !== 'webhook' ? [action.provider] : [])))];
+  const raised = retentionBelowProviderWindow(retentionMs, called);
+  if (raised && provenance.retentionMs.source !== 'assumption') {
+    // Never raised without a word: the plan keeps each provider action's keys for the provider's
+    // window (a retry the provider still deduplicates must also be recognised here).
+    provenance.retentionMs = { ...provenance.retentionMs, detail: [provenance.retentionMs.detail, raised].filter(Boolean).join('; ') };
+    prompts?.note(raised, 'Retention');
+  }
 
   // Q7
   let detectionLatencyMs: number;
   if (file.detectionLatencyMs) {
     detectionLatencyMs = file.detectionLatencyMs;
     provenance.detectionLatencyMs = fromFile(fileName);
+    numbers?.answered(7, 'detection latency', provenance.detectionLatencyMs);
   } else if (prompts) {
     const answer = await prompts.select({
       id: 'detectionLatency',
-      message: 'Question 7 — how quickly must a duplicate be rejected (p99)?',
+      message: `${label(7)} — how quickly must a duplicate be rejected (p99)?`,
       options: [
         { value: '10', label: '10 ms' }, { value: '50', label: '50 ms' }, { value: '100', label: '100 ms', hint: 'typical' },
         { value: '500', label: '500 ms' }, { value: '1000', label: '1 s' }, { value: UNSURE, label: "I don't know", hint: 'assume 100 ms' },

@@ -7,6 +7,7 @@ import { DATABASES, type Answers } from '../answers.js';
 import type { PartialAnswers } from '../answers-file.js';
 import type { Proposals, Proposed, Provenance } from './propose.js';
 import type { Choice, PromptPort } from './prompt-port.js';
+import type { QuestionNumbers } from './question-numbers.js';
 
 type Stack = Answers['stack'];
 type Language = Stack['language'];
@@ -41,6 +42,24 @@ const BROKER_CHOICES: Choice<Broker>[] = [
   { value: 'other', label: 'Something else' },
 ];
 
+/** Brokers a free-text answer may name that the design knows by another label. */
+const BROKER_WORDS: Array<[RegExp, Broker]> = [
+  [/rabbit|amqp/i, 'rabbitmq'], [/kafka|redpanda|msk/i, 'kafka'], [/nats|jetstream/i, 'nats'], [/\bsqs\b/i, 'sqs'], [/bull/i, 'bullmq'],
+];
+
+/** "Something else": asks which, and keeps the name in the provenance (the document shows it). */
+async function askOtherBroker(prompts: PromptPort): Promise<Proposed<Broker>> {
+  const name = (await prompts.text({
+    id: 'stack.broker.other',
+    message: 'Which message broker? (e.g. Pulsar, Google Pub/Sub, Azure Service Bus, Redis Streams)',
+    placeholder: 'Pulsar',
+  })).trim();
+  const known = BROKER_WORDS.find(([pattern]) => pattern.test(name))?.[1];
+  if (known) return { value: known, provenance: { source: 'user', detail: `named as "${name}"` } };
+  if (name === '') return { value: 'other', provenance: { source: 'user', detail: 'another broker, not named; the design treats it as at-least-once delivery' } };
+  return { value: 'other', provenance: { source: 'user', detail: `${name}: not one the generated consumer code covers; the design treats it as at-least-once delivery` } };
+}
+
 export interface StackResult {
   readonly stack: Stack;
   /** False when language or database stayed unknown after two asks (or could not be asked). */
@@ -64,8 +83,8 @@ function summary(parts: Array<[string, Known<string>]>): string {
  * Resolves question 2 from the answers file, the code and — when a terminal is there — the user.
  * @example const { stack, resolved } = await resolveStack({ proposals, file: {}, fileName: '', prompts });
  */
-export async function resolveStack({ proposals, file, fileName, prompts }: {
-  proposals: Proposals; file: PartialAnswers; fileName: string; prompts: PromptPort | undefined;
+export async function resolveStack({ proposals, file, fileName, prompts, numbers }: {
+  proposals: Proposals; file: PartialAnswers; fileName: string; prompts: PromptPort | undefined; numbers?: QuestionNumbers;
 }): Promise<StackResult> {
   let language = known(file.stack?.language, proposals.language, fileName);
   let framework = known(file.stack?.framework, proposals.framework, fileName);
@@ -74,9 +93,12 @@ export async function resolveStack({ proposals, file, fileName, prompts }: {
   const testFramework = known(file.stack?.testFramework, proposals.testFramework, fileName);
   const user = { source: 'user' } as const;
   const context = (): string => summary([['language', language], ['framework', framework], ['database', database], ['broker', broker]]);
+  const label = (): string => numbers?.label(2) ?? 'Question 2';
+  const asksAny = prompts && (!language || !framework || !database || !broker);
+  if (!asksAny && (language ?? database)) numbers?.answered(2, 'the stack', (language ?? database)!.provenance);
 
   if (!language && prompts) {
-    let answer = await prompts.select({ id: 'stack.language', message: `Question 2 — your stack: which language is the service written in?${context()}`, options: LANGUAGE_CHOICES });
+    let answer = await prompts.select({ id: 'stack.language', message: `${label()} — your stack: which language is the service written in?${context()}`, options: LANGUAGE_CHOICES });
     if (answer === UNSURE) {
       answer = await prompts.select({
         id: 'stack.language.again',
@@ -89,12 +111,12 @@ export async function resolveStack({ proposals, file, fileName, prompts }: {
   if (!framework && language && prompts) {
     const fits = FRAMEWORKS_BY_LANGUAGE[language.value];
     const options: Choice<Framework>[] = [...fits.map((value) => ({ value, label: value })), { value: 'other', label: 'Another framework' }, { value: 'none', label: 'No web framework' }];
-    framework = { value: await prompts.select({ id: 'stack.framework', message: `Which framework serves the action?${context()}`, options }), provenance: user };
+    framework = { value: await prompts.select({ id: 'stack.framework', message: `${label()} — your stack: which framework serves the action?${context()}`, options }), provenance: user };
   }
   if (!database && prompts) {
     const options: Choice<Database | typeof UNSURE>[] = DATABASES.filter((d) => d !== 'unknown').map((value) => ({ value, label: DATABASE_LABELS[value] }));
     options.push({ value: UNSURE, label: "I don't know" });
-    let answer = await prompts.select({ id: 'stack.database', message: `Which database does the service write to (the idempotency store lives there)?${context()}`, options });
+    let answer = await prompts.select({ id: 'stack.database', message: `${label()} — your stack: which database does the service write to (the idempotency store lives there)?${context()}`, options });
     if (answer === UNSURE) {
       answer = await prompts.select({
         id: 'stack.database.again',
@@ -105,7 +127,8 @@ export async function resolveStack({ proposals, file, fileName, prompts }: {
     if (answer !== UNSURE) database = { value: answer, provenance: user };
   }
   if (!broker && prompts) {
-    broker = { value: await prompts.select({ id: 'stack.broker', message: `Which message broker, if any?${context()}`, options: BROKER_CHOICES, initialValue: 'none' }), provenance: user };
+    const chosen = await prompts.select({ id: 'stack.broker', message: `${label()} — your stack: which message broker, if any?${context()}`, options: BROKER_CHOICES, initialValue: 'none' });
+    broker = chosen === 'other' ? await askOtherBroker(prompts) : { value: chosen, provenance: user };
   }
 
   const provenance: Record<string, Provenance> = {};

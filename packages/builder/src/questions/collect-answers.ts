@@ -10,11 +10,13 @@ import type { PartialAnswers } from '../answers-file.js';
 import type { Inspection } from '../inspect/types.js';
 import { resolveActions } from './ask-actions.js';
 import { resolveContext } from './ask-context.js';
+import { resolveDurations } from './ask-durations.js';
 import { resolveStack } from './ask-stack.js';
 import { SCOPE_ASSUMPTION, genericAction } from './defaults.js';
 import { formatFindings } from './findings-report.js';
 import type { PromptPort } from './prompt-port.js';
 import { proposeFromInspection, type Proposals, type Provenance } from './propose.js';
+import { QuestionNumbers } from './question-numbers.js';
 
 export type Format = Answers['format'];
 
@@ -76,13 +78,16 @@ export async function collectAnswers(options: CollectOptions): Promise<Collected
   if (prompts) prompts.note(report, 'What the code already answers');
   else log?.(report);
 
-  const actions = await resolveActions({ proposals, file, fileName, prompts });
-  const stack = await resolveStack({ proposals, file, fileName, prompts });
+  const numbers = new QuestionNumbers(prompts);
+  const actions = await resolveActions({ proposals, file, fileName, prompts, numbers });
+  // Durations belong to question 1, but only for actions that are known (never the placeholder).
+  const durations = await resolveDurations({ actions: actions.actions, prompts, numbers });
+  const stack = await resolveStack({ proposals, file, fileName, prompts, numbers });
   const agnostic = file.agnostic ?? (!actions.resolved || !stack.resolved);
-  const finalActions = actions.actions.length > 0 ? actions.actions : [genericAction()];
-  const context = await resolveContext({ actions: finalActions, proposals, file, fileName, prompts });
+  const finalActions = durations.actions.length > 0 ? durations.actions : [genericAction()];
+  const context = await resolveContext({ actions: finalActions, proposals, file, fileName, prompts, numbers });
 
-  const provenance: Record<string, Provenance> = { format: format.provenance, ...actions.provenance, ...stack.provenance, ...context.provenance };
+  const provenance: Record<string, Provenance> = { format: format.provenance, ...actions.provenance, ...durations.provenance, ...stack.provenance, ...context.provenance };
   if (!actions.resolved) {
     provenance.actions = { source: 'assumption', detail: 'question 1 stayed unanswered: one generic protected action (`protectedAction`, a money-moving POST) stands in for yours' };
   }

@@ -8,10 +8,12 @@
 export type QuestionId =
   | 'format'
   | 'actions' | 'actions.again'
+  /** The p99 duration of one action (`actions.duration.createPayment`), or of all (`actions.duration.all`); `….custom` for a typed one. */
+  | `actions.duration.${string}`
   | 'stack.language' | 'stack.language.again'
   | 'stack.framework'
   | 'stack.database' | 'stack.database.again'
-  | 'stack.broker'
+  | 'stack.broker' | 'stack.broker.other'
   | 'retrySources'
   | 'paymentProviders'
   | 'concurrency'
@@ -65,10 +67,38 @@ export interface PromptPort {
   note(message: string, title?: string): void;
 }
 
+/**
+ * What a question is about, in the user's words: the Ctrl-C message names this, never the id.
+ * @example questionTopic('stack.broker') // 'question 2 (the message broker)'
+ */
+export function questionTopic(id: QuestionId): string {
+  const base = id.replace(/\.(again|custom)$/, '');
+  if (base === 'format') return 'the output format question';
+  if (base.startsWith('actions.duration')) return 'question 1 (how long the actions take)';
+  const topics: Record<string, string> = {
+    actions: 'question 1 (the protected actions)',
+    'stack.language': 'question 2 (the language)',
+    'stack.framework': 'question 2 (the framework)',
+    'stack.database': 'question 2 (the database)',
+    'stack.broker': 'question 2 (the message broker)',
+    'stack.broker.other': 'question 2 (the message broker)',
+    retrySources: 'question 3 (what repeats the actions)',
+    paymentProviders: 'question 4 (payments)',
+    concurrency: 'question 5 (concurrency)',
+    retention: 'question 6 (retention)',
+    detectionLatency: 'question 7 (detection latency)',
+  };
+  return topics[base] ?? topics[id] ?? 'a question';
+}
+
 /** The user cancelled a prompt (Ctrl-C / Esc). The CLI exits without writing anything. */
 export class PromptCancelledError extends Error {
-  constructor(readonly questionId: QuestionId) {
-    super(`Cancelled at question "${questionId}"; nothing was written.`);
+  /** The stable id, for scripts and tests; the message names the topic instead. */
+  readonly questionId: QuestionId;
+
+  constructor(questionId: QuestionId) {
+    super(`Cancelled at ${questionTopic(questionId)}; nothing was written. Run the command again to start over, or pass --answers FILE to answer without prompts.`);
     this.name = 'PromptCancelledError';
+    this.questionId = questionId;
   }
 }

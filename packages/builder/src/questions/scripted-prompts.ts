@@ -18,6 +18,8 @@ export interface ScriptedPrompts extends PromptPort {
   readonly notes: string[];
   /** Messages of the asked questions, in order (to check examples and pre-filled findings). */
   readonly messages: string[];
+  /** Everything the user would have seen, questions and notes, in order. */
+  readonly transcript: string[];
 }
 
 /**
@@ -30,9 +32,11 @@ export function createScriptedPrompts(script: PromptScript): ScriptedPrompts {
   const asked: QuestionId[] = [];
   const notes: string[] = [];
   const messages: string[] = [];
+  const transcript: string[] = [];
   const next = (id: QuestionId, message: string, initial: unknown): unknown => {
     asked.push(id);
     messages.push(message);
+    transcript.push(message);
     if (!(id in script)) throw new Error(`The script has no answer for question "${id}": ${message}`);
     const answer = script[id];
     return answer === 'default' ? initial : answer;
@@ -41,6 +45,7 @@ export function createScriptedPrompts(script: PromptScript): ScriptedPrompts {
     asked,
     notes,
     messages,
+    transcript,
     async select(question) {
       return next(question.id, question.message, question.initialValue) as never;
     },
@@ -58,6 +63,7 @@ export function createScriptedPrompts(script: PromptScript): ScriptedPrompts {
     },
     note(message) {
       notes.push(message);
+      transcript.push(message);
     },
   };
 }

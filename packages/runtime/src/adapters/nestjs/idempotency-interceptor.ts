@@ -1,16 +1,17 @@
 /**
  * NestJS interceptor and `@Idempotent()` decorator. The interceptor captures what Nest writes to
  * the underlying Node response (the handler's value after serialization, or an exception filter's
- * answer), stores it, then lets it out; replays and problems go back as a web `Response`, which
- * Nest sends as it is. Tested on @nestjs/platform-express.
+ * answer), stores it, then lets it out; replays and problems go back through Nest's own reply
+ * path (status and headers on the platform response, the body as a `StreamableFile`). Tested on
+ * NestJS 10, 11 and 12, each on @nestjs/platform-express and @nestjs/platform-fastify.
  *
  * Nest runs pipes (ValidationPipe…) inside the interceptor. A request its pipes reject never
  * reached the handler, so its 400 is sent but never stored: the corrected retry with the same key
- * then runs (Stripe's rule: nothing is saved for a request that failed validation).
+ * then runs (Stripe's rule: nothing is saved for a request that failed validation). Nest 12 marks
+ * such a request; Nest 10 and 11 do not, so there a pipe's 400 is stored like the handler's own.
  */
 import { UseInterceptors } from '@nestjs/common';
 import { Observable, type Subscription } from 'rxjs';
-import { toFetchResponse } from '../http/fetch-exchange.js';
 import { createHttpIdempotency, type HttpIdempotency } from '../http/http-idempotency.js';
 import { REPLAYED_HEADER } from '../http/http-response.js';
 import { captureNodeResponse, type NodeResponseCapture, type NodeResponseLike } from '../http/node-response-capture.js';
@@ -18,6 +19,8 @@ import type { HttpIdempotencyOptions } from '../http/options.js';
 import { resolveMaxRequestBytes, type RequestBodyOptions } from '../http/request-body.js';
 import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
+import { assertSupportedNestVersion, installedNestVersion } from './nest-version.js';
+import { platformAnswer, type PlatformResponseLike } from './platform-answer.js';
 
 /** What is used of Nest's ExecutionContext. */
 export interface ExecutionContextLike {
@@ -51,8 +54,8 @@ class RejectedBeforeHandlerError extends Error {
 }
 
 /**
- * The interceptor. Options are validated in the constructor, so a bad configuration stops the
- * app at startup.
+ * The interceptor. Options (and the installed Nest major) are checked in the constructor, so a
+ * bad configuration or an untested Nest stops the app at startup.
  * @example
  * app.useGlobalInterceptors(new IdempotencyInterceptor({ idempotency, scope: (req) => req.user?.id }));
  */
@@ -61,6 +64,7 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
   readonly #maxRequestBytes: number;
 
   constructor(options: NestIdempotencyOptions<Req>) {
+    assertSupportedNestVersion(installedNestVersion());
     this.#http = createHttpIdempotency(options);
     this.#maxRequestBytes = resolveMaxRequestBytes(options.maxRequestBytes);
   }
@@ -69,7 +73,7 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
     if (context.getType() !== 'http') return next.handle();
     const host = context.switchToHttp();
     const request = host.getRequest() as Req;
-    const reply = host.getResponse() as NodeResponseLike & { raw?: NodeResponseLike };
+    const reply = host.getResponse() as NodeResponseLike & PlatformResponseLike & { raw?: NodeResponseLike };
     delete request.headers[REPLAYED_HEADER];
     if (PASSTHROUGH_METHODS.has((request.method ?? 'GET').toUpperCase())) return next.handle();
     const raw = reply.raw ?? reply; // Fastify platform: the Node response sits under .raw
@@ -92,7 +96,7 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
         (outcome) => {
           if (outcome.kind === 'pass') inner = next.handle().subscribe(subscriber);
           else if (outcome.kind === 'respond') {
-            subscriber.next(toFetchResponse(outcome.response));
+            subscriber.next(platformAnswer(reply, outcome.response));
             subscriber.complete();
           } else capture?.flush();
         },
@@ -100,7 +104,7 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
           const bodyError = asRequestBodyError(error);
           if (capture) capture.flush(); // the handler (or a pipe) already answered; let its answer out
           else if (bodyError) {
-            subscriber.next(toFetchResponse(requestBodyProblem(bodyError, http.options))); // nothing was claimed
+            subscriber.next(platformAnswer(reply, requestBodyProblem(bodyError, http.options))); // nothing was claimed
             subscriber.complete();
           } else subscriber.error(error);
         },

@@ -7,4 +7,5 @@ export {
   type ExecutionContextLike,
   type CallHandlerLike,
 } from './idempotency-interceptor.js';
+export { UnsupportedNestVersionError, SUPPORTED_NEST_MAJORS } from './nest-version.js';
 export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode } from '../http/index.js';

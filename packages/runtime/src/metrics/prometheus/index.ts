@@ -1,1 +1,2 @@
-export { createPrometheusMetrics, type PrometheusMetricsOptions, type PromClientLike } from './prometheus-metrics.js';
+/** `@idempotency-builder/runtime/prometheus`: the prom-client sink and the series it exposes. */
+export { createPrometheusMetrics, PROMETHEUS_LABELS, PROMETHEUS_SERIES, type PrometheusMetricsOptions, type PromClientLike } from './prometheus-metrics.js';
