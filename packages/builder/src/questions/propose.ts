@@ -165,7 +165,10 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
       skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): not protected — ${endpoint.cost.evidence.join('; ')}`);
       continue;
     }
-    if (endpoint.protection) {
+    // Existing handling is assessed rather than stacked on — except where money moves: a provider
+    // key taken from the request (e.g. the client's header passed to Stripe) dedupes at the
+    // provider only, unscoped, and leaves the local record unprotected.
+    if (endpoint.protection && !moneyInside) {
       skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): already has idempotency handling (${endpoint.protection}); assess it rather than stacking a second layer`);
       continue;
     }
