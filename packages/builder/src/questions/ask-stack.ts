@@ -137,7 +137,14 @@ export async function resolveStack({ proposals, file, fileName, prompts, numbers
   };
   record('stack.language', language, 'the language is unknown; the sample code is TypeScript and needs porting');
   record('stack.framework', framework, language ? 'no web framework was found in the code' : 'the framework is unknown');
-  record('stack.database', database, 'the database is unknown; the PostgreSQL reference schema is used');
+  // A known language and framework are enough to generate real code: without a database the
+  // runtime's embedded SQLite store is used (design/plan/stack.ts), never a technology-agnostic sketch.
+  const knownService = Boolean(language && framework && framework.value !== 'none' && framework.value !== 'other');
+  record(
+    'stack.database',
+    database,
+    knownService ? "no database was found in the code or its manifests; the runtime's embedded SQLite store is used" : 'the database is unknown; the PostgreSQL reference schema is used',
+  );
   record('stack.broker', broker, 'no message broker client was found in the code');
   return {
     stack: {
@@ -147,7 +154,7 @@ export async function resolveStack({ proposals, file, fileName, prompts, numbers
       broker: broker?.value ?? 'none',
       ...(testFramework ? { testFramework: testFramework.value } : {}),
     },
-    resolved: Boolean(language && database),
+    resolved: Boolean(language && (database || knownService)),
     provenance,
   };
 }

@@ -46,7 +46,7 @@ export function formatFindings(inspection: Inspection, proposals: Proposals): st
   if (proposals.actions.length > 0) {
     lines.push('', 'Actions to protect');
     for (const { action } of proposals.actions) {
-      lines.push(row(action.name, `${action.kind}${action.provider ? `, ${action.provider}` : ''}; fingerprint: ${action.significantFields.join(', ')}`, action.location));
+      lines.push(row(action.name, `${action.kind}${action.provider ? `, ${action.provider}` : ''}; fingerprint: ${action.significantFields.length > 0 ? action.significantFields.join(', ') : 'the whole body (no fields named in the code)'}`, action.location));
     }
   } else {
     lines.push('', 'No mutating endpoint, consumer, webhook or scheduled job was found.');

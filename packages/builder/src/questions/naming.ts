@@ -94,14 +94,29 @@ export function jobActionName(location: string, method?: string): string {
 }
 
 /**
- * Makes names unique by appending 2, 3, ... in order of appearance.
- * @example uniqueNames(['createOrder', 'createOrder']) // ['createOrder', 'createOrder2']
+ * Makes action names unique. A name used more than once is qualified by what tells its actions
+ * apart — the HTTP method (`followProfile` for POST, `deleteFollowProfile` for DELETE) — and
+ * takes a counter only when nothing else differs.
+ * @example uniqueNames(['followProfile', 'followProfile'], [{ method: 'POST', route: '/profiles/:u/follow' }, { method: 'DELETE', route: '/profiles/:u/follow' }])
+ * // ['followProfile', 'deleteFollowProfile']
  */
-export function uniqueNames(names: readonly string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((name) => {
-    const count = (seen.get(name) ?? 0) + 1;
-    seen.set(name, count);
-    return count === 1 ? name : `${name}${count}`;
+export function uniqueNames(names: readonly string[], sources: readonly ({ readonly method?: string; readonly route?: string } | undefined)[] = []): string[] {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const taken = new Set<string>();
+  const firstOfName = new Set<string>();
+  return names.map((name, index) => {
+    let candidate = name;
+    if ((counts.get(name) ?? 0) > 1 && firstOfName.has(name)) {
+      const method = sources[index]?.method?.toLowerCase();
+      const verb = method === 'delete' ? 'delete' : method === 'put' ? 'replace' : method === 'patch' ? 'update' : undefined;
+      if (verb) candidate = camelCase(`${verb} ${name}`);
+    }
+    firstOfName.add(name);
+    let counter = 2;
+    const base = candidate;
+    while (taken.has(candidate)) candidate = `${base}${counter++}`;
+    taken.add(candidate);
+    return candidate;
   });
 }

@@ -186,7 +186,7 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
     skipped.push(`${extra.action.description} (${extra.action.location}): more than ${MAX_PROPOSED_ACTIONS} actions found; add it in an answers file`);
   }
   const kept = ordered.slice(0, MAX_PROPOSED_ACTIONS);
-  const names = uniqueNames(kept.map((c) => c.action.name));
+  const names = uniqueNames(kept.map((c) => c.action.name), kept.map((c) => ({ method: c.action.method, route: c.action.route })));
   const actions = kept.map((c, index) => ({ ...c, action: { ...c.action, name: names[index] ?? c.action.name } }));
 
   const from = <T>(finding: { value: T; location: string } | undefined): Proposed<T> | undefined =>
