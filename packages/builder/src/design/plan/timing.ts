@@ -25,6 +25,8 @@ export interface RetentionPlan {
   /** The bound that decided the value. */
   readonly binding: string;
   readonly justification: string;
+  /** The stated (or assumed) retention when another bound raised it. */
+  readonly raisedFromMs?: number;
 }
 
 /**
@@ -103,10 +105,15 @@ export function planRetention(action: Action, answers: Answers, leaseMs: number)
   const winner = bounds.reduce((best, bound) => (bound.ms > best.ms ? bound : best));
   const ttlMs = winner.ms;
   const others = bounds.filter((bound) => bound !== winner && bound.ms < ttlMs).map((bound) => `${formatMs(bound.ms)} from ${bound.source}`);
+  const stated = answers.retentionMs;
+  // A stated retention that another bound overrides is said so, with the reason, never silently raised.
+  const statedBy = ['user', 'file'].includes(answers.provenance?.retentionMs?.source ?? '') ? 'you stated' : 'assumed';
+  const raised = ttlMs > stated ? `Raised from the ${formatMs(stated)} ${statedBy} to ${formatMs(ttlMs)} by ${winner.source}. ` : '';
   const justification =
+    raised +
     `Set by ${winner.source}. ` +
     (others.length > 0 ? `It also covers ${others.join('; ')}. ` : '') +
     'A retry that arrives later is treated as a new request, so the window must outlast every path that can still deliver a retry; ' +
     'keeping records longer only costs storage, which the cleanup job bounds.';
-  return { ttlMs, bounds, binding: winner.source, justification };
+  return { ttlMs, bounds, binding: winner.source, justification, ...(ttlMs > stated ? { raisedFromMs: stated } : {}) };
 }
