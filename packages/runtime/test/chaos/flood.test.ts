@@ -1,7 +1,7 @@
 /**
  * Issue 11 #1, the flood: concurrent duplicates of ONE key, lease 2 s, action 30 ms, on SQLite,
- * PostgreSQL (pool of 10) and Redis (one connection) — through one process, and across 4
- * processes. Invariant: exactly one execution (counted in an effects file), every other request
+ * PostgreSQL (pool of 10), Redis (one connection), MySQL/MariaDB (pool of 10) and DynamoDB
+ * (dynalite) — through one process, and across 4 processes. Invariant: exactly one execution (counted in an effects file), every other request
  * answered `in_progress` (or replayed), nothing left PROCESSING.
  *
  * Before single-flight, bounded claims and the holders' priority lane, 10^4 duplicates on
@@ -13,10 +13,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/stores/postgres/index.js';
+import { createMysqlStore } from '../../src/stores/mysql/index.js';
+import { createDynamoDbTable } from '../../src/stores/dynamodb/index.js';
+import { startDynalite, type Dynalite } from '../stores/dynamodb-support/dynalite-server.js';
 import { probeTcp, serviceAvailable } from '../support/services.js';
 import { deletePrefix, uniquePrefix } from '../stores/redis-support/prefix.js';
 import { spawnWorker } from '../stores/workers/spawn-worker.js';
@@ -32,6 +36,11 @@ const dir = mkdtempSync(join(tmpdir(), 'idem-flood-'));
 const schema = `t_chaos_flood_${process.pid}`;
 const pgAvailable = await serviceAvailable('PostgreSQL', () => probeTcp(5432));
 const redisAvailable = await serviceAvailable('Redis', () => probeTcp(6379));
+const mysqlAvailable = await serviceAvailable('MariaDB/MySQL', () => probeTcp(3306));
+const mysqlAdmin = mysqlAvailable ? mysql.createPool({ host: '127.0.0.1', port: 3306, user: 'root', password: '', database: 'test', connectionLimit: 1 }) : undefined;
+const mysqlTables: string[] = [];
+// DynamoDB has no server here: a private dynalite (in this process, on a free port) stands in.
+let dynalite: Dynalite | undefined;
 const admin = pgAvailable ? new pg.Pool({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test', max: 1 }) : undefined;
 const redisAdmin = redisAvailable ? new Redis({ host: '127.0.0.1', port: 6379 }) : undefined;
 const prefixes: string[] = [];
@@ -39,6 +48,7 @@ let cases = 0;
 
 beforeAll(async () => {
   await admin?.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  dynalite = await startDynalite();
 });
 
 afterAll(async () => {
@@ -46,6 +56,9 @@ afterAll(async () => {
   await admin?.end();
   for (const prefix of prefixes) if (redisAdmin) await deletePrefix(redisAdmin, prefix);
   redisAdmin?.disconnect();
+  for (const table of mysqlTables) await mysqlAdmin?.query(`DROP TABLE IF EXISTS \`${table}\`, \`${table}_migrations\``);
+  await mysqlAdmin?.end();
+  await dynalite?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -57,6 +70,17 @@ async function freshBackend(kind: FloodBackend['kind']): Promise<FloodBackend> {
     const backend = { kind, schema, table: `flood_${id}` } as const;
     await createPostgresStore({ db: admin!, schema, table: backend.table }).migrate();
     return backend;
+  }
+  if (kind === 'mysql') {
+    const table = `chaos_flood_${process.pid}_${id}`;
+    mysqlTables.push(table);
+    await createMysqlStore({ db: mysqlAdmin!, table }).migrate();
+    return { kind, table };
+  }
+  if (kind === 'dynamodb') {
+    const table = `flood_${id}`;
+    await createDynamoDbTable(dynalite!.client, { table });
+    return { kind, endpoint: dynalite!.endpoint, table };
   }
   const prefix = uniquePrefix(`flood${id}`);
   prefixes.push(prefix);
@@ -78,6 +102,8 @@ const backends = [
   { kind: 'sqlite', available: true },
   { kind: 'postgres', available: pgAvailable },
   { kind: 'redis', available: redisAvailable },
+  { kind: 'mysql', available: mysqlAvailable },
+  { kind: 'dynamodb', available: true },
 ] as const;
 
 describe.each(backends)('flood of one key on $kind', ({ kind, available }) => {
