@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Answers } from './answers.js';
+import { checkAgainstArtifacts, type TruthViolation } from './check/artifact-claims.js';
 import { checkDocument, DesignConstraintError } from './check/index.js';
 import { buildDesign } from './design/build-design.js';
 import type { DesignModel, KeyDecision } from './design/model.js';
@@ -49,6 +50,17 @@ export class DocumentExistsError extends Error {
   }
 }
 
+/** The written document says something the code written beside it does not do. */
+export class DocumentUntrueError extends Error {
+  readonly violations: readonly TruthViolation[];
+
+  constructor(violations: readonly TruthViolation[]) {
+    super(`The design document contradicts the code written beside it:\n${violations.map((v) => `- line ${v.line}: ${v.message}`).join('\n')}`);
+    this.name = 'DocumentUntrueError';
+    this.violations = violations;
+  }
+}
+
 /**
  * Builds, renders, checks and writes the design.
  * @example
@@ -76,6 +88,12 @@ export async function generate(answers: Answers, options: GenerateOptions): Prom
   }
   const emitted = codeDir ? emitArtifacts(model, codeDir, { force }) : { written: [], skipped: [] };
   written.push(...emitted.written);
+  // The document must be true of the code written beside it (the same check `check` runs). Files
+  // kept unchanged from an earlier run may legitimately differ, so only a fresh write is checked.
+  if (codeDir && emitted.skipped.length === 0) {
+    const untrue = checkAgainstArtifacts(document, format, codeDir);
+    if (untrue.length > 0) throw new DocumentUntrueError(untrue);
+  }
 
   const summary = model.decisions.map((decision) => `${decision.label}: ${decision.value}`);
   const assumptions = Object.values(answers.provenance).filter((p) => p.source === 'assumption').length;

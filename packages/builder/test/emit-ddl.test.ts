@@ -2,9 +2,11 @@
  * The store artifacts on real servers. PostgreSQL (fresh schema per test) and SQLite: the DDL and
  * queries file are the runtime's own schema and statements (their behaviour is proven by the
  * runtime's store conformance suite), the runtime's store runs on the table the artifact creates,
- * and the saga and runbook statements run on it. MariaDB (unique table names): the builder's own
- * DDL and statements — many concurrent claimers of one key get exactly one claim; of many
- * concurrent reclaimers of an orphan exactly one wins; stale holders are fenced out.
+ * and the saga and runbook statements run on it. MariaDB (unique table names): the runtime's own
+ * DDL and statements too (plus the builder's KEY partitioning and saga table), with the runtime's
+ * store on the table the artifact creates — many concurrent claimers of one key get exactly one
+ * claim; of many concurrent reclaimers of an orphan exactly one wins; stale holders are fenced out.
+ * DynamoDB (dynalite, in process): the layout's table is the one the runtime creates and uses.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,15 +19,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { answersSchema } from '../src/answers.js';
 import { buildDesign } from '../src/design/build-design.js';
 import { derivePlan } from '../src/design/plan/plan.js';
-import { postgresContract, sqliteContract } from '@idempotency-builder/runtime/contract';
+import { mysqlContract, postgresContract, sqliteContract } from '@idempotency-builder/runtime/contract';
+import { createMysqlStore } from '@idempotency-builder/runtime/mysql';
+import { createDynamoDbStore, createDynamoDbTable, DYNAMODB_ATTRIBUTES } from '@idempotency-builder/runtime/dynamodb';
+import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { dynamoDbLayout } from '../src/emit/ddl/dynamodb.js';
+import { startDynalite } from '../../runtime/test/stores/dynamodb-support/dynalite-server.js';
 import { createPartitionMaintenance, createPostgresStore } from '@idempotency-builder/runtime/postgres';
 import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
-import { mysqlDdl, mysqlStatements } from '../src/emit/ddl/mysql.js';
-import { toDollar, toQuestion, type NamedStatement } from '../src/emit/sql/statements.js';
+import { mysqlDdl } from '../src/emit/ddl/mysql.js';
+import { toDollar, type NamedStatement } from '../src/emit/sql/statements.js';
 import { runbookSnippets } from '../src/design/sections/runbook-queries.js';
 import { probeTcp, serviceAvailable } from '../../runtime/test/support/services.js';
 import { FIXTURES, fixture, GENERATED_AT } from './fixtures.js';
-import { statementsOf, type Execute, type ClaimAnswer, type ClaimInput } from './support/sql-claim.js';
+import { statementsOf, type Execute } from './support/sql-claim.js';
 
 const FP = 'a'.repeat(64);
 const OTHER_FP = 'b'.repeat(64);
@@ -36,30 +43,6 @@ const artifact = (model: ReturnType<typeof buildDesign>, path: string) => {
   return found.content;
 };
 
-/**
- * The three-statement claim as the generated stores run it (insert-if-absent, fetch, fenced
- * reclaim), reading the new lock_version from the applied write: RETURNING on PostgreSQL and
- * SQLite, the statement's last-insert-id on MySQL/MariaDB (see the MariaDB executor).
- */
-async function claim(exec: Execute, statements: Record<string, NamedStatement>, input: ClaimInput, returning: boolean): Promise<ClaimAnswer & { reclaimed?: boolean }> {
-  const applied = (outcome: { rows: unknown[]; affected: number }) => (returning ? outcome.rows.length > 0 : outcome.affected === 1);
-  const truthy = (value: unknown) => value === true || value === 1 || value === '1';
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const inserted = await exec(statements.claim_insert as NamedStatement, { ...input });
-    if (applied(inserted)) return { outcome: 'claimed', lockVersion: Number(inserted.rows[0]?.lock_version) };
-    const [record] = (await exec(statements.fetch as NamedStatement, { key: input.key, scope: input.scope })).rows;
-    if (!record) continue;
-    if (truthy(record.expired) || (truthy(record.lease_over) && record.fingerprint === input.fingerprint)) {
-      const taken = await exec(statements.reclaim as NamedStatement, { ...input, lock_version: Number(record.lock_version) });
-      if (applied(taken)) return { outcome: 'claimed', lockVersion: Number(taken.rows[0]?.lock_version), reclaimed: truthy(record.lease_over) };
-      continue;
-    }
-    return { outcome: 'existing', record };
-  }
-  throw new Error('claim did not settle');
-}
-
-/** A fresh record's fencing token is the database clock in ms: the same machine's clock, give or take. */
 /** A fixture whose first action is a three-step saga. */
 function withSaga(base: keyof typeof FIXTURES, stack?: Record<string, string>) {
   const answers = FIXTURES[base] as { actions: Record<string, unknown>[] };
@@ -70,69 +53,8 @@ function withSaga(base: keyof typeof FIXTURES, stack?: Record<string, string>) {
   });
 }
 
+/** A fresh record's fencing token is the database clock in ms: the same machine's clock, give or take. */
 const nearNow = (version: number) => Math.abs(version - Date.now()) < 60_000;
-
-/** The shared scenario, for any dialect: concurrency, fencing, purge, runbook operations. */
-async function provesClaims(exec: Execute, statements: Record<string, NamedStatement>, returning: boolean, parallel: boolean): Promise<void> {
-  const key = `createPayment_${randomUUID()}`;
-  const input = { key, scope: 'usr-1', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 };
-  const contenders = parallel ? 24 : 6;
-  const answers = await Promise.all(Array.from({ length: contenders }, () => claim(exec, statements, input, returning)));
-  expect(answers.filter((a) => a.outcome === 'claimed')).toHaveLength(1);
-  expect(answers.filter((a) => a.outcome === 'existing')).toHaveLength(contenders - 1);
-  // The same key in another scope is another record.
-  expect((await claim(exec, statements, { ...input, scope: 'usr-2' }, returning)).outcome).toBe('claimed');
-  // A different fingerprint never takes over a live or an orphaned claim.
-  expect((await claim(exec, statements, { ...input, fingerprint: OTHER_FP }, returning)).outcome).toBe('existing');
-
-  // Orphan: a claim whose lease ran out; many reclaimers race, exactly one wins with version + 1.
-  const orphan = { ...input, key: `createPayment_${randomUUID()}`, lease_ms: 1 };
-  const first = await claim(exec, statements, orphan, returning);
-  expect(first.outcome).toBe('claimed');
-  const v1 = first.outcome === 'claimed' ? first.lockVersion : NaN;
-  expect(nearNow(v1)).toBe(true); // the database clock in ms, not 1
-  await sleep(30);
-  const reclaims = await Promise.all(
-    Array.from({ length: contenders }, () => exec(statements.reclaim as NamedStatement, { ...orphan, lease_ms: 30_000, lock_version: v1 })),
-  );
-  const won = reclaims.filter((r) => (returning ? r.rows.length > 0 : r.affected === 1));
-  expect(won).toHaveLength(1);
-  expect(Number(won[0]?.rows[0]?.lock_version)).toBe(v1 + 1);
-  const fenced = { key: orphan.key, scope: orphan.scope, response_code: 201, response_body: '{"id":"pay_1"}', ttl_ms: 1 };
-  // The dead worker (v1) is fenced out; the new holder (v1 + 1) completes.
-  expect((await exec(statements.complete as NamedStatement, { ...fenced, lock_version: v1 })).affected).toBe(0);
-  expect((await exec(statements.extend as NamedStatement, { key: orphan.key, scope: orphan.scope, lock_version: v1, lease_ms: 1000 })).affected).toBe(0);
-  expect((await exec(statements.complete as NamedStatement, { ...fenced, lock_version: v1 + 1 })).affected).toBe(1);
-  const [done] = (await exec(statements.fetch as NamedStatement, { key: orphan.key, scope: orphan.scope })).rows;
-  expect(done).toMatchObject({ status: 'COMPLETED', response_code: 201 });
-  expect(Number(done?.lock_version)).toBe(v1 + 1);
-
-  // Release is fenced too, and a released key is claimable at once, never with a smaller token.
-  const released = { ...input, key: `createPayment_${randomUUID()}` };
-  const held = await claim(exec, statements, released, returning);
-  const rv = held.outcome === 'claimed' ? held.lockVersion : NaN;
-  expect((await exec(statements.release as NamedStatement, { key: released.key, scope: released.scope, lock_version: rv - 1 })).affected).toBe(0);
-  expect((await exec(statements.release as NamedStatement, { key: released.key, scope: released.scope, lock_version: rv })).affected).toBe(1);
-  const again = await claim(exec, statements, released, returning);
-  expect(again.outcome === 'claimed' && again.lockVersion >= rv).toBe(true);
-
-  // Purge removes the expired COMPLETED record, never a PROCESSING one.
-  await sleep(20);
-  const purged = await exec(statements.purge_expired as NamedStatement, { batch_size: 100 });
-  expect(purged.affected).toBe(1);
-  expect((await exec(statements.fetch as NamedStatement, { key: orphan.key, scope: orphan.scope })).rows).toHaveLength(0);
-  expect((await exec(statements.fetch as NamedStatement, { key, scope: 'usr-1' })).rows).toHaveLength(1);
-
-  // Runbook: a stuck record is listed, and the manual release bumps lock_version.
-  const stuck = { ...input, key: `createPayment_${randomUUID()}`, lease_ms: 1 };
-  const stuckClaim = await claim(exec, statements, stuck, returning);
-  await sleep(20);
-  const listed = (await exec(statements.list_stuck as NamedStatement, { older_than_ms: 0, limit: 100 })).rows;
-  expect(listed.map((row) => row.idempotency_key)).toContain(stuck.key);
-  expect((await exec(statements.force_release as NamedStatement, { key: stuck.key, scope: stuck.scope })).affected).toBe(1);
-  const [after] = (await exec(statements.fetch as NamedStatement, { key: stuck.key, scope: stuck.scope })).rows;
-  expect(Number(after?.lock_version)).toBe(stuckClaim.outcome === 'claimed' ? stuckClaim.lockVersion + 1 : NaN);
-}
 
 const pgUp = await serviceAvailable('PostgreSQL', () => probeTcp(5432));
 const mariaUp = await serviceAvailable('MariaDB', () => probeTcp(3306));
@@ -231,52 +153,96 @@ describe.skipIf(!pgUp)('PostgreSQL: the runtime’s schema and statements, as th
   });
 });
 
-describe.skipIf(!mariaUp)('MariaDB/MySQL: the generated DDL and statements on a real server', () => {
-  const pool = mysql.createPool({ host: '127.0.0.1', user: 'root', database: 'test', connectionLimit: 8, multipleStatements: true });
+describe.skipIf(!mariaUp)('MariaDB/MySQL: the runtime’s schema and statements, as the artifacts carry them, on a real server', () => {
+  const pool = mysql.createPool({ host: '127.0.0.1', user: 'root', database: 'test', connectionLimit: 12, multipleStatements: true });
   const tables: string[] = [];
   afterAll(async () => {
-    for (const table of tables) await pool.query(`DROP TABLE IF EXISTS ${table}_saga_step, ${table}`);
+    for (const table of tables) await pool.query(`DROP TABLE IF EXISTS ${table}_saga_step, ${table}_migrations, ${table}`);
     await pool.end();
   });
-
-  const executor = (): Execute => async (statement, params) => {
-    const rendered = toQuestion(statement.sql);
-    const [result] = await pool.query(rendered.text, rendered.params.map((name) => params[name]));
-    if (Array.isArray(result)) return { rows: result as Record<string, unknown>[], affected: result.length };
-    // No RETURNING: an applied claim statement hands its new lock_version back as the statement's
-    // last-insert-id (LAST_INSERT_ID(expr)), exactly what the generated stores read.
-    const { affectedRows, insertId } = result as { affectedRows: number; insertId: number };
-    const carriesVersion = affectedRows === 1 && statement.sql.includes('LAST_INSERT_ID(');
-    return { rows: carriesVersion ? [{ lock_version: insertId }] : [], affected: affectedRows };
-  };
+  const input = (key: string, over: Partial<{ leaseMs: number; fingerprint: string; scope: string }> = {}) => ({
+    key, scope: over.scope ?? 'usr-1', fingerprint: over.fingerprint ?? FP, owner: null, leaseMs: over.leaseMs ?? 30_000, ttlMs: 60_000, replaceExpired: true,
+  });
 
   it.each([
     ['plain', false],
     ['key-partitioned', true],
-  ])('%s schema: binary keys, constraints, and exact claims under concurrency', async (_name, partitioned) => {
+  ])('%s: the runtime’s store runs on the table the DDL creates — binary keys, constraints, exact claims, fencing', async (_name, partitioned) => {
     const table = `builder_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     tables.push(table);
-    await pool.query(mysqlDdl({ table, partitioned, saga: !partitioned }));
-    await expect(pool.query(`INSERT INTO ${table} (idempotency_key, user_id, fingerprint, status, created_at, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`)).rejects.toThrow(/chk_/);
-    const statements = Object.fromEntries(mysqlStatements(table, !partitioned).map((s) => [s.name, s]));
-    const exec = executor();
+    const ddl = mysqlDdl({ table, partitioned, saga: !partitioned });
+    expect(ddl).toContain(mysqlContract({ table }).schemaSql.trim());
+    await pool.query(ddl);
+    await expect(
+      pool.query(`INSERT INTO ${table} (idempotency_key, user_id, fingerprint, status, lock_version, created_at, expires_at) VALUES ('k', 'u', '${FP}', 'BOGUS', 1, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`),
+    ).rejects.toThrow(/chk_|CONSTRAINT/);
+    const store = createMysqlStore({ db: pool, table });
     // Keys differing only in case are different keys (ascii_bin).
-    expect((await claim(exec, statements, { key: 'Abc', scope: 'u', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, false)).outcome).toBe('claimed');
-    expect((await claim(exec, statements, { key: 'abc', scope: 'u', fingerprint: FP, lease_ms: 30_000, ttl_ms: 60_000 }, false)).outcome).toBe('claimed');
-    await provesClaims(exec, statements, false, true);
+    expect((await store.claim(input('Abc'))).outcome).toBe('claimed');
+    expect((await store.claim(input('abc'))).outcome).toBe('claimed');
+    // 24 concurrent claimers of one key: exactly one claim.
+    const key = `createPayment_${randomUUID()}`;
+    const answers = await Promise.all(Array.from({ length: 24 }, () => store.claim(input(key))));
+    expect(answers.filter((a) => a.outcome === 'claimed')).toHaveLength(1);
+    expect((await store.claim(input(key, { scope: 'usr-2' }))).outcome).toBe('claimed');
+    // A different fingerprint never takes over a live claim.
+    expect((await store.claim(input(key, { fingerprint: OTHER_FP }))).outcome).toBe('existing');
+    // Orphan: 24 reclaimers race after the lease ran out; exactly one wins with version + 1.
+    const orphan = `createPayment_${randomUUID()}`;
+    const first = await store.claim(input(orphan, { leaseMs: 1 }));
+    const v1 = first.outcome === 'claimed' ? first.lockVersion : NaN;
+    expect(nearNow(v1)).toBe(true);
+    await sleep(30);
+    const reclaims = await Promise.all(Array.from({ length: 24 }, () => store.claim(input(orphan))));
+    const won = reclaims.filter((a) => a.outcome === 'claimed');
+    expect(won).toHaveLength(1);
+    expect(won[0]).toMatchObject({ lockVersion: v1 + 1, reclaimed: true });
+    const response = { statusCode: 201, headers: null, body: new TextEncoder().encode('{"id":"pay_1"}'), encoding: 'json' };
+    // The dead worker (v1) is fenced out; the new holder completes.
+    expect(await store.complete({ key: orphan, scope: 'usr-1', lockVersion: v1, response, ttlMs: 1 })).toBe('lost');
+    expect(await store.complete({ key: orphan, scope: 'usr-1', lockVersion: v1 + 1, response, ttlMs: 1 })).toBe('applied');
+    await sleep(20);
+    expect(await store.purgeExpired(100)).toBe(1);
+    expect(await store.get({ key: orphan, scope: 'usr-1' })).toBeNull();
+    await store.close();
   });
 
-  it('emits the NestJS + MariaDB project’s DDL and queries file, and runs its runbook queries', async () => {
+  it('emits the NestJS + MariaDB project’s DDL and the runtime’s statements, and runs its runbook queries', async () => {
     const table = 'idempotency_store';
     const model = buildDesign(fixture('nestjs-mysql-adyen'), { generatedAt: GENERATED_AT });
+    const queries = artifact(model, 'db/idempotency_queries.sql');
+    for (const statement of Object.values(mysqlContract({ table }).statements)) expect(queries).toContain(`${statement.text.trim()};`);
     const unique = `builder_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     tables.push(unique);
     await pool.query(artifact(model, 'db/idempotency_store.sql').replaceAll(table, unique));
-    const statements = statementsOf(artifact(model, 'db/idempotency_queries.sql').replaceAll(table, unique));
-    expect((await claim(executor(), statements, { key: 'refundPayment_x', scope: 'acct-1', fingerprint: FP, lease_ms: 1000, ttl_ms: 60_000 }, false)).outcome).toBe('claimed');
+    const store = createMysqlStore({ db: pool, table: unique });
+    expect((await store.claim(input('refundPayment_x', { scope: 'acct-1' }))).outcome).toBe('claimed');
     const plan = derivePlan(fixture('nestjs-mysql-adyen'));
     for (const snippet of Object.values(runbookSnippets(plan)).flat().filter((s) => !s.code.includes('<business_table>'))) {
       await pool.query(snippet.code.replaceAll(table, unique));
+    }
+  });
+});
+
+describe('DynamoDB: the layout is the runtime’s table, on dynalite', () => {
+  it('createDynamoDbTable makes the table the layout declares, and the runtime’s store runs on a table made from the layout', async () => {
+    const layout = JSON.parse(dynamoDbLayout('idempotency_store')) as { createTable: { KeySchema: unknown; AttributeDefinitions: unknown }; timeToLive: { TimeToLiveSpecification: { AttributeName: string } } };
+    const dynamo = await startDynalite();
+    try {
+      await createDynamoDbTable(dynamo.client, { table: 'by_runtime' });
+      const described = (await dynamo.client.send(new DescribeTableCommand({ TableName: 'by_runtime' }))).Table;
+      expect(described?.KeySchema).toEqual(layout.createTable.KeySchema);
+      expect(described?.AttributeDefinitions).toEqual(layout.createTable.AttributeDefinitions);
+      expect(layout.timeToLive.TimeToLiveSpecification.AttributeName).toBe(DYNAMODB_ATTRIBUTES.ttl);
+      // A table created from the layout alone serves the runtime's store.
+      await dynamo.client.send(new CreateTableCommand({ ...(layout.createTable as object), TableName: 'from_layout' } as ConstructorParameters<typeof CreateTableCommand>[0]));
+      const store = createDynamoDbStore({ client: dynamo.client, table: 'from_layout' });
+      const input = { key: 'k1', scope: 'usr-1', fingerprint: FP, owner: null, leaseMs: 30_000, ttlMs: 60_000, replaceExpired: true };
+      expect((await store.claim(input)).outcome).toBe('claimed');
+      expect((await store.claim(input)).outcome).toBe('existing');
+      await store.close();
+    } finally {
+      await dynamo.stop();
     }
   });
 });

@@ -19,7 +19,8 @@ export function externalReferences(html: string): string[] {
   const found: string[] = [];
   for (const match of html.matchAll(/\b(?:src|href|action|poster|data|srcset)\s*=\s*["']?\s*((?:https?:)?\/\/[^"'\s>]+)/gi)) found.push(match[1] ?? '');
   for (const match of html.matchAll(/@import\s+[^;]+|url\(\s*["']?(?!#)(?!data:)[^)"']+/gi)) found.push(match[0]);
-  for (const match of html.matchAll(/<(?:link|script|iframe|img|object|embed)\b[^>]*>/gi)) found.push(match[0]);
+  // The document's one inline <script> (no attribute, so nothing to fetch) is allowed; any other is not.
+  for (const match of html.matchAll(/<(?:link|script(?!>)|iframe|img|object|embed)\b[^>]*>/gi)) found.push(match[0]);
   return found;
 }
 
@@ -33,12 +34,14 @@ describe('renderHtml and renderMarkdown', () => {
     const html = await renderOnce();
     const md = renderMarkdown(model);
     const sections = flatten(model.sections);
-    const htmlIds = [...html.matchAll(/<section id="([^"]+)"><h(\d)>/g)].map((m) => m[1]);
+    const htmlIds = [...html.matchAll(/<section id="([^"]+)">\n<h(\d)>/g)].map((m) => m[1]);
     const mdIds = [...md.matchAll(/<a id="([^"]+)"><\/a>\n\n#{2,6} /g)].map((m) => m[1]);
     expect(htmlIds).toEqual(sections.map((s) => s.id));
     expect(mdIds).toEqual(sections.map((s) => s.id));
-    const htmlHeadings = [...html.matchAll(/<h([2-6])>([^<]*)<\/h\1>/g)].map((m) => m[2]).filter((t) => t !== 'Contents');
+    const htmlHeadings = [...html.matchAll(/<h([2-6])>([^<]*)<a class="anchor" href="#([^"]+)" aria-label="[^"]*"><\/a><\/h\1>/g)];
     expect(htmlHeadings).toHaveLength(sections.length);
+    // Every heading carries an anchor to its own section.
+    expect(htmlHeadings.map((m) => m[3])).toEqual(sections.map((s) => s.id));
   });
 
   it('makes one self-contained HTML file: inline CSS, no external URL of any kind', async () => {
@@ -46,6 +49,8 @@ describe('renderHtml and renderMarkdown', () => {
     expect(externalReferences(html)).toEqual([]);
     expect(html).not.toMatch(/https?:\/\//);
     expect(html.match(/<style>/g)).toHaveLength(1);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).toContain('prefers-color-scheme: dark');
     expect(html).toContain('@media print');
     expect(html).toMatch(/<footer>Generated 2025-06-01 12:00:00 UTC by idempotency-builder\.<\/footer>/);
   });
@@ -62,8 +67,8 @@ describe('renderHtml and renderMarkdown', () => {
   it('highlights code with inline styles only (shiki, offline) and styles tables', async () => {
     const html = await renderOnce();
     expect(html).toMatch(/<pre class="shiki[^"]*" style="[^"]*background-color:[^"]*"[^>]*><code>/);
-    expect(html).toMatch(/<span style="color:#[0-9A-Fa-f]{6}">CREATE<\/span>/);
-    expect(html).not.toMatch(/class="(?!shiki|line|page|toc|subtitle|callout)[^"]*"/);
+    expect(html).toMatch(/<span style="color:#[0-9A-Fa-f]{6};--shiki-dark:#[0-9A-Fa-f]{6}">CREATE<\/span>/);
+    expect(html).not.toMatch(/class="(?!shiki|line|page|toc|subtitle|callout|layout|skip|anchor|code|table-wrap|diagram|d-)[^"]*"/);
     expect(html).toMatch(/<table><caption>|<table><thead>/);
   });
 
@@ -81,7 +86,7 @@ describe('renderHtml and renderMarkdown', () => {
     });
     const hostileModel = buildDesign(hostile, { generatedAt: GENERATED_AT });
     const html = await renderHtml(hostileModel);
-    expect(html).not.toMatch(/<script|<img|<b>x<\/b>|href="javascript/i);
+    expect(html.replace(/<script>[\s\S]*?<\/script>\n<\/body>/, '')).not.toMatch(/<script|<img|<b>x<\/b>|href="javascript/i);
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     const md = renderMarkdown(hostileModel);
     const rendered = new MarkdownIt({ html: true }).render(md);

@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PROBLEM_TYPE_BASE, postgresContract, PROBLEMS, REDIS_SCRIPTS } from '@idempotency-builder/runtime/contract';
+import { DEFAULT_PROBLEM_TYPE_BASE, mysqlContract, postgresContract, PROBLEMS, REDIS_SCRIPTS } from '@idempotency-builder/runtime/contract';
 import { createPartitionMaintenance, createPostgresStore, pgliteQueryable } from '@idempotency-builder/runtime/postgres';
 import { createRedisStore, ioredisPort, type RedisPort } from '@idempotency-builder/runtime/redis';
 import { answersSchema } from '../src/answers.js';
@@ -73,10 +73,14 @@ describe('PostgreSQL: the document’s claim is the statement the runtime’s st
     for (const text of Object.values(postgresContract({ layout }).statements)) expect(queries).toContain(`${text.trim()};`);
   }, 90_000);
 
-  it('says the runtime runs it only for stores the runtime ships', () => {
+  it('quotes the runtime\'s own MySQL claim, and says the runtime runs it only for stores the runtime ships', () => {
     const mysql = design('spring-postgres', { stack: { language: 'java', framework: 'spring', database: 'mysql' } });
-    const claimText = codeBlocks(mysql, 'claim').map((b) => b.title ?? '').join('\n');
-    expect(claimText).toContain('builder-written; the runtime has no MySQL store yet');
+    const claimBlocks = codeBlocks(mysql, 'claim');
+    expect(claimBlocks.map((b) => b.title ?? '').join('\n')).toContain("the runtime's MySQL store, as it executes it");
+    const my = mysqlContract({ table: 'idempotency_store' });
+    for (const name of ['claimUpsert', 'claimRead'] as const) expect(claimBlocks.map((b) => b.code).join('\n')).toContain(my.statements[name].text);
+    const mongo = design('express-postgres-stripe', { stack: { language: 'typescript', framework: 'express', database: 'mongodb' } });
+    expect(JSON.stringify(sections(mongo.sections).find((s) => s.id === 'claim')!.blocks)).toContain('Not run against a MongoDB server');
     const ts = design('express-postgres-stripe');
     const claim = sections(ts.sections).find((s) => s.id === 'claim')!;
     expect(JSON.stringify(claim.blocks)).toContain('executes exactly the statements quoted here');

@@ -53,7 +53,8 @@ function recoveryPaths(tree: DocumentTree, actions: readonly string[]): Violatio
   if (actions.length === 0) return [{ constraint: 'recovery-path', message: 'The action analysis names no protected action.' }];
   const out: Violation[] = [];
   for (const action of actions) {
-    const child = analysis.children.find((section) => mentions(section.title, action));
+    // The action's subsection names it in its title, or — for a treatment shared by many actions — in its table's first column.
+    const child = analysis.children.find((section) => mentions(section.title, action)) ?? analysis.children.find((section) => section.blocks.some((b) => b.kind === 'row' && !b.header && (b.cells[0] ?? '').trim() === action));
     const path = child ? labelled(child, 'Failure recovery path')[0] : undefined;
     const body = path?.slice(path.indexOf(':') + 1).trim() ?? '';
     if (!child) out.push({ constraint: 'recovery-path', message: `Action ${action} has no analysis subsection.` });
@@ -88,9 +89,14 @@ function fingerprintFields(tree: DocumentTree, actions: readonly string[]): Viol
     const nextHeader = after.findIndex((row) => row.header);
     const fieldRows = nextHeader < 0 ? after : after.slice(0, nextHeader);
     const listed = fieldRows.some((row) => !/^\(method and path\)$/.test(row.cells[0] ?? '') && (row.cells[0] ?? '').length > 0);
+    // Or one per-action table: a header row with "Action" and "Hashed fields", and this action's row filled in.
+    const all = section ? blocksOf(section).filter((b): b is Extract<DocBlock, { kind: 'row' }> => b.kind === 'row') : [];
+    const head = all.find((row) => row.header && /^action$/i.test(row.cells[0] ?? '') && row.cells.some((cell) => /^hashed fields$/i.test(cell)));
+    const column = head ? head.cells.findIndex((cell) => /^hashed fields$/i.test(cell)) : -1;
+    const tabled = column > 0 && all.some((row) => !row.header && mentions(row.cells[0] ?? '', action) && (row.cells[column] ?? '').replace(/\(method and path\),?/g, '').trim().length > 0);
     const analysed = analysis?.children.find((s) => mentions(s.title, action));
     const item = analysed ? labelled(analysed, 'Semantically significant fields')[0] : undefined;
-    if (!listed && !(item && item.split(':').slice(1).join(':').trim().length > 0)) {
+    if (!listed && !tabled && !(item && item.split(':').slice(1).join(':').trim().length > 0)) {
       out.push({ constraint: 'fingerprint-fields', message: `Action ${action} lists no fingerprint fields.` });
     }
   }

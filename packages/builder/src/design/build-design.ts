@@ -13,7 +13,8 @@ import { artifactsSection } from './sections/artifacts.js';
 import { concurrencySection } from './sections/concurrency.js';
 import type { DesignContext } from './sections/context.js';
 import { fingerprintingSection } from './sections/fingerprinting.js';
-import { actionMapSection, inputsSection, keyDecisions, summarySection } from './sections/front-matter.js';
+import { actionMapSection, inputsSection, keyDecisions } from './sections/front-matter.js';
+import { overviewSection } from './sections/overview.js';
 import { keyDesignSection } from './sections/key-design.js';
 import { buildOrderSection, monitoringSection, testScenariosSection } from './sections/operations.js';
 import { partialFailureSection } from './sections/partial-failure.js';
@@ -48,7 +49,7 @@ export function buildDesign(answers: Answers, { generatedAt }: BuildDesignOption
   const artifacts = [...code, runbookArtifact];
   const ctx: DesignContext = { plan, artifacts };
   const sections: Section[] = [
-    summarySection(ctx),
+    overviewSection(ctx),
     inputsSection(ctx),
     actionMapSection(ctx),
     actionAnalysisSection(ctx),

@@ -23,7 +23,27 @@ export type CodeLanguage =
   | 'bash'
   | 'text';
 
+/** A state machine: states on a grid (column, row), transitions between them. */
+export interface StateDiagram {
+  readonly type: 'states';
+  readonly states: readonly { readonly id: string; readonly label: string; readonly col: number; readonly row: number; readonly terminal?: boolean }[];
+  readonly transitions: readonly { readonly from: string; readonly to: string; readonly label: string }[];
+}
+
+/** A sequence: participants left to right, then messages and notes top to bottom. */
+export interface SequenceDiagram {
+  readonly type: 'sequence';
+  readonly participants: readonly { readonly id: string; readonly label: string }[];
+  readonly steps: readonly (
+    | { readonly from: string; readonly to: string; readonly label: string; readonly reply?: boolean; readonly failed?: boolean }
+    | { readonly note: string; readonly over: string }
+  )[];
+}
+
+export type Diagram = StateDiagram | SequenceDiagram;
+
 export type Block =
+  | { readonly kind: 'diagram'; readonly title: string; readonly diagram: Diagram }
   | { readonly kind: 'paragraph'; readonly content: readonly Inline[] }
   | { readonly kind: 'list'; readonly ordered: boolean; readonly items: readonly (readonly Inline[])[] }
   | {

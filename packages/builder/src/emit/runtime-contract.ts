@@ -5,6 +5,7 @@
  */
 import {
   CONTRACT_STORES,
+  mysqlContract,
   postgresContract,
   REDIS_SCRIPTS,
   sqliteContract,
@@ -16,7 +17,7 @@ import type { StoreKind } from '../design/plan/stack.js';
 
 /**
  * True when the runtime ships a store for `store`, so the document may say the runtime runs its statements.
- * @example runtimeRunsStore('postgresql') // true; runtimeRunsStore('mysql') // false until the runtime has one
+ * @example runtimeRunsStore('postgresql') // true; runtimeRunsStore('dynamodb') // false (no SQL contract)
  */
 export function runtimeRunsStore(store: StoreKind): store is ContractStore {
   return (CONTRACT_STORES as readonly string[]).includes(store);
@@ -29,7 +30,7 @@ export interface RuntimeStatement {
   readonly purpose: string;
   /** Exactly the text the store sends. */
   readonly sql: string;
-  /** PostgreSQL: the meaning of `$1`, `$2` …; SQLite binds `@name` and lists nothing here. */
+  /** PostgreSQL: the meaning of `$1`, `$2` …; MySQL: of each `?` in order; SQLite binds `@name` and lists nothing here. */
   readonly params: readonly string[];
 }
 
@@ -51,6 +52,17 @@ const PURPOSE: Readonly<Record<string, string>> = {
   now: 'The store clock in ms.',
 };
 
+/** MySQL/MariaDB operations whose name means something else, or nothing, on the other stores. */
+const MYSQL_PURPOSE: Readonly<Record<string, string>> = {
+  claimUpsert: 'The claim’s one atomic write: INSERT … ON DUPLICATE KEY UPDATE with the takeover conditions inside (orphan: lease over, same fingerprint and owner; or an expired finished record), all on UTC_TIMESTAMP(3). A winning claim stamps its random nonce plus N (new), R (reclaimed) or E (expired replaced) into claim_token.',
+  claimRead: 'The claim’s read-back (same call with multiStatement, else the next round trip), a locking read of the newest version: the caller holds the key exactly when claim_token starts with its nonce; otherwise the row is the existing record. No row = a holder released the key in between: claim again.',
+  purgeCandidates: 'Cleanup, step 1: up to the batch size of expired COMPLETED/FAILED rows along the purge_at index — a plain read, no locks, so claims never wait.',
+  purgeDelete: 'Cleanup, step 2: delete the candidates by primary key, re-checking expiry (a claim may have replaced one); sent after SET TRANSACTION ISOLATION LEVEL READ COMMITTED, so no gap locks.',
+};
+
+/** The stores whose statements the builder quotes (Redis has scripts instead). */
+export type SqlContractStore = 'postgresql' | 'sqlite' | 'mysql';
+
 /**
  * The runtime's PostgreSQL contract for the plan's table and layout.
  * @example postgresFor({ table: 'idempotency_store', partitioned: false }).statements.claim
@@ -63,7 +75,14 @@ export function postgresFor({ table, partitioned }: { table: string; partitioned
  * Every statement the runtime's store runs for this database, in operation order.
  * @example runtimeStatements('postgresql', { table: 'idempotency_store', partitioned: false })[0].name // 'claim'
  */
-export function runtimeStatements(store: 'postgresql' | 'sqlite', { table, partitioned }: { table: string; partitioned: boolean }): RuntimeStatement[] {
+export function runtimeStatements(store: SqlContractStore, { table, partitioned }: { table: string; partitioned: boolean }): RuntimeStatement[] {
+  if (store === 'mysql') {
+    const my = mysqlContract({ table });
+    const statements = Object.entries(my.statements).map(([name, statement]) => ({ name, purpose: MYSQL_PURPOSE[name] ?? PURPOSE[name] ?? '', sql: statement.text, params: statement.params }));
+    const purge = my.purgeDelete(1);
+    statements.push({ name: 'purgeDelete', purpose: `${MYSQL_PURPOSE.purgeDelete} Shown for one row; the store sends one (key, scope) pair per candidate.`, sql: purge.text, params: purge.params });
+    return statements;
+  }
   if (store === 'postgresql') {
     const pg = postgresFor({ table, partitioned });
     return Object.entries(pg.statements).map(([name, sql]) => ({ name, purpose: PURPOSE[name] ?? '', sql, params: pg.params[name as keyof typeof pg.params] }));
@@ -75,7 +94,7 @@ export function runtimeStatements(store: 'postgresql' | 'sqlite', { table, parti
  * One runtime statement by name; throws when the runtime has no such statement (a renamed one must fail loudly).
  * @example runtimeStatement('postgresql', plan, 'claim').sql.includes('clock_timestamp()') // true
  */
-export function runtimeStatement(store: 'postgresql' | 'sqlite', target: { table: string; partitioned: boolean }, name: string): RuntimeStatement {
+export function runtimeStatement(store: SqlContractStore, target: { table: string; partitioned: boolean }, name: string): RuntimeStatement {
   const found = runtimeStatements(store, target).find((s) => s.name === name);
   if (!found) throw new Error(`The runtime's ${store} store has no statement "${name}".`);
   return found;
@@ -83,10 +102,12 @@ export function runtimeStatement(store: 'postgresql' | 'sqlite', target: { table
 
 /**
  * The runtime's schema for the database: PostgreSQL's ledgered migration script (`migrate()` runs
- * the same), SQLite's `CREATE … IF NOT EXISTS` script (the store runs it on open).
+ * the same), SQLite's `CREATE … IF NOT EXISTS` script (the store runs it on open), MySQL's
+ * migration steps as one idempotent script (`migrate()` applies the same steps under GET_LOCK).
  * @example runtimeSchema('sqlite', { table: 'idempotency_store', partitioned: false }).includes('STRICT') // true
  */
-export function runtimeSchema(store: 'postgresql' | 'sqlite', { table, partitioned }: { table: string; partitioned: boolean }): string {
+export function runtimeSchema(store: SqlContractStore, { table, partitioned }: { table: string; partitioned: boolean }): string {
+  if (store === 'mysql') return mysqlContract({ table }).schemaSql;
   return store === 'postgresql' ? postgresFor({ table, partitioned }).migrationSql : sqliteContract(table).schemaSql;
 }
 
@@ -94,13 +115,14 @@ export function runtimeSchema(store: 'postgresql' | 'sqlite', { table, partition
  * The queries file for a runtime store: every statement under `-- name:`, with what its parameters are.
  * @example runtimeQueriesFile('postgresql', { table: 'idempotency_store', partitioned: false }).startsWith('--') // true
  */
-export function runtimeQueriesFile(store: 'postgresql' | 'sqlite', target: { table: string; partitioned: boolean }): string {
+export function runtimeQueriesFile(store: SqlContractStore, target: { table: string; partitioned: boolean }): string {
   const blocks = runtimeStatements(store, target).map((s) => {
-    const params = s.params.length > 0 ? `-- parameters: ${s.params.map((p, i) => `$${i + 1} ${p}`).join(', ')}\n` : '';
+    const params = s.params.length > 0 ? `-- parameters: ${s.params.map((p, i) => (store === 'mysql' ? `?${i + 1} ${p}` : `$${i + 1} ${p}`)).join(', ')}\n` : '';
     return `-- name: ${s.name}\n-- ${s.purpose}\n${params}${s.sql.trim()};\n`;
   });
-  const style = store === 'postgresql' ? 'positional ($1, $2 …)' : 'named (@key, @scope …)';
-  return `-- The statements the idempotency-builder runtime's ${store === 'postgresql' ? 'PostgreSQL' : 'SQLite'} store executes, exactly as it sends them.\n-- Parameters are ${style}.\n\n${blocks.join('\n')}`;
+  const style = store === 'postgresql' ? 'positional ($1, $2 …)' : store === 'mysql' ? 'positional (? in the order listed; durations in µs: leaseUs, ttlUs, olderUs)' : 'named (@key, @scope …)';
+  const name = store === 'postgresql' ? 'PostgreSQL' : store === 'mysql' ? 'MySQL/MariaDB' : 'SQLite';
+  return `-- The statements the idempotency-builder runtime's ${name} store executes, exactly as it sends them.\n-- Parameters are ${style}.\n\n${blocks.join('\n')}`;
 }
 
 /** The Redis store's Lua scripts, one per operation, exactly as the runtime loads them. */

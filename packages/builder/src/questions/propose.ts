@@ -42,14 +42,9 @@ export const MAX_PROPOSED_ACTIONS = Number.POSITIVE_INFINITY;
 
 /** Fields that never distinguish one intent from another (see the design's excluded fields). */
 const NOT_SIGNIFICANT = /^(idempotency_?key|request_?id|trace_?id|correlation_?id|timestamp|created_?at|sent_?at|nonce|signature|user_?agent|client_?version|description|note|notes|memo|metadata|return_?url|callback_?url|redirect_?url|locale)$/i;
-const MONEY_ROUTE = /pay|charge|checkout|refund|capture|payout|transfer|subscri|invoice/i;
 
 const code = (location: string): Provenance => ({ source: 'code', detail: location });
 const assumption = (detail: string): Provenance => ({ source: 'assumption', detail });
-
-function pathParams(route: string): string[] {
-  return [...route.matchAll(/(?::(\w+)|\{(\w+)\}|\[(\w+)\])/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '').filter(Boolean);
-}
 
 function fileOf(location: string): string {
   return location.replace(/:\d+$/, '');

@@ -2,6 +2,7 @@
  * Markdown rendering of the design model (CommonMark + GFM tables). Every user-derived string is
  * escaped, so nothing in the answers can inject HTML or markup into the document.
  */
+import { diagramMermaid } from './diagram-mermaid.js';
 import type { Block, DesignModel, Inline, Section } from '../design/model.js';
 
 export const MARKER_PREFIX = 'idempotency-builder:design';
@@ -69,6 +70,8 @@ function renderBlock(block: Block): string | undefined {
       const title = block.title ? `*${escapeMarkdown(block.title)}*\n\n` : '';
       return `${title}${fence}${block.language}\n${block.code}\n${fence}`;
     }
+    case 'diagram':
+      return `*${escapeMarkdown(block.title)}*\n\n\`\`\`mermaid\n${diagramMermaid(block.diagram)}\n\`\`\``;
     case 'callout':
       return [`> **${escapeMarkdown(block.title)}**`, '>', ...block.items.map((item) => `> - ${renderInlineMarkdown(item)}`)].join('\n');
   }

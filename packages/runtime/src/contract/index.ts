@@ -35,9 +35,25 @@ export {
 } from './postgres.js';
 export { sqliteContract, type SqliteContract, type SqliteStatements } from './sqlite.js';
 export { REDIS_SCRIPTS, REDIS_RECORD_FIELDS, REDIS_DEFAULT_PREFIX, REDIS_DEFAULT_KEEP_EXPIRED_MS, type RedisScript, type RedisScriptName } from './redis.js';
-// MySQL / MariaDB: when the store in src/stores/mysql/ lands, add `./mysql.ts` beside these
-// (mysqlContract: its schema, migration and the statements objects the store executes, as for
-// PostgreSQL), export it here and add 'mysql' to CONTRACT_STORES.
+export {
+  mysqlContract,
+  mysqlStatements,
+  type MysqlContract,
+  type MysqlContractTarget,
+  type MysqlStatement,
+  type MysqlStatements,
+} from './mysql.js';
+export {
+  dynamoDbTableDefinition,
+  dynamoDbPartitionKey,
+  DYNAMODB_ATTRIBUTES,
+  DYNAMODB_DEFAULTS,
+  DYNAMODB_EXPRESSIONS,
+  type DynamoDbTableDefinition,
+  type DynamoDbClaimValues,
+  type DynamoDbExpression,
+  type DynamoDbFinishValues,
+} from './dynamodb.js';
 export {
   conformanceScenarios,
   type ConformanceScenario,
@@ -56,5 +72,5 @@ export {
  * may say "the runtime runs this" only for these.
  * @example CONTRACT_STORES.includes('postgresql') // true
  */
-export const CONTRACT_STORES = ['postgresql', 'sqlite', 'redis'] as const;
+export const CONTRACT_STORES = ['postgresql', 'sqlite', 'redis', 'mysql'] as const;
 export type ContractStore = (typeof CONTRACT_STORES)[number];

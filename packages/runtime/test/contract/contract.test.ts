@@ -69,7 +69,7 @@ describe('contract values are the runtime\'s own', () => {
     // The claim never gives a PROCESSING record an expiry: only the lease decides its end.
     expect(REDIS_SCRIPTS.claim.source).not.toMatch(/redis\.call\('P?EXPIRE/);
     expect(REDIS_SCRIPTS.complete.source).toMatch(/redis\.call\('PEXPIREAT'/);
-    expect(CONTRACT_STORES).toEqual(['postgresql', 'sqlite', 'redis']);
+    expect(CONTRACT_STORES).toEqual(['postgresql', 'sqlite', 'redis', 'mysql']);
   });
 
   it('HTTP: the problem table, the default type base and the example bodies are the adapters\' answers', () => {

@@ -130,7 +130,7 @@ export function planKey(action: Action, answers: Answers): KeyPlan {
     uniqueness = {
       components: 'a UUIDv4: 122 random bits',
       randomBits: 122,
-      verdict: 'Negligible at any practical scale. The server rejects anything that is not a UUID or ULID, so a client cannot weaken it with a short custom id.',
+      verdict: 'Negligible at any practical scale for UUIDv4 keys. The runtime validates only the charset (`[A-Za-z0-9_.:~-]`) and length (≤ 255), so it also accepts a short custom id such as `k1`: require UUIDs in your client SDK or API contract if entropy matters, and keys stay scoped per user either way.',
     };
   }
   const storedKey = `${action.name}_${intentExample}`;

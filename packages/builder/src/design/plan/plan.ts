@@ -107,9 +107,10 @@ function providerExamples(action: Action, key: KeyPlan, namespace: string): Prov
   // A webhook receives the provider's event; it sends nothing the provider must deduplicate.
   if (!action.provider || action.kind === 'webhook') return [];
   const provider = action.provider;
-  const value = providerKey(provider, key.fullKey, namespace);
+  const intent = { key: key.storedKey, scope: key.scopeExample };
+  const value = providerKey(provider, intent, namespace);
   const header = { stripe: 'Idempotency-Key', adyen: 'Idempotency-Key', paypal: 'PayPal-Request-Id', 'bank-transfer': 'EndToEndId' }[provider];
-  return [{ provider, header, value, ...(provider === 'adyen' ? { reference: adyenReference(key.fullKey, 1) } : {}) }];
+  return [{ provider, header, value, ...(provider === 'adyen' ? { reference: adyenReference(intent, 1) } : {}) }];
 }
 
 function collectAssumptions(answers: Answers, actions: readonly ActionPlan[], keysPerDayAssumed: boolean): string[] {

@@ -4,8 +4,18 @@
  * to deduplicate the same logical request.
  */
 import { createHash } from 'node:crypto';
+import {
+  ADYEN_KEY_MAX_LENGTH,
+  ADYEN_REFERENCE_MAX_LENGTH,
+  adyenIdempotencyKey,
+  adyenReference as runtimeAdyenReference,
+  PROVIDER_RETENTION_MS,
+  paypalRequestId,
+  STRIPE_KEY_MAX_LENGTH,
+  stripeIdempotencyKey,
+} from '@idempotency-builder/runtime/payments';
 import { v5 as uuidv5 } from 'uuid';
-import { DAY, HOUR } from './durations.js';
+import { DAY } from './durations.js';
 
 export type Provider = 'stripe' | 'adyen' | 'paypal' | 'bank-transfer';
 
@@ -23,22 +33,22 @@ export const PROVIDER_FACTS: Record<Provider, ProviderFacts> = {
   stripe: {
     name: 'Stripe',
     mechanism: '`Idempotency-Key` request header',
-    maxKeyLength: 255,
-    windowMs: 24 * HOUR,
+    maxKeyLength: STRIPE_KEY_MAX_LENGTH,
+    windowMs: PROVIDER_RETENTION_MS.stripe,
     windowText: 'keys are kept for at least 24 hours, then may be pruned; a reused key with different parameters is rejected',
   },
   adyen: {
     name: 'Adyen',
     mechanism: '`Idempotency-Key` request header (max 64 characters) plus the merchant `reference` field (max 80 characters)',
-    maxKeyLength: 64,
-    windowMs: 31 * DAY,
+    maxKeyLength: ADYEN_KEY_MAX_LENGTH,
+    windowMs: PROVIDER_RETENTION_MS.adyen,
     windowText: 'keys are valid for at least 31 days after first submission, per company account and per region',
   },
   paypal: {
     name: 'PayPal',
     mechanism: '`PayPal-Request-Id` request header (max 108 characters)',
     maxKeyLength: 108,
-    windowMs: 45 * DAY,
+    windowMs: Math.max(PROVIDER_RETENTION_MS.paypalPayments, PROVIDER_RETENTION_MS.paypalOrders),
     windowText: 'Payments v2 (capture, refund) keeps request ids for 45 days; Orders v2 keeps them for 6 hours (up to 72 hours on request) — we size for the longest',
   },
   'bank-transfer': {
@@ -51,10 +61,9 @@ export const PROVIDER_FACTS: Record<Provider, ProviderFacts> = {
 };
 
 /** Adyen `reference` limit. */
-export const ADYEN_REFERENCE_MAX = 80;
+export const ADYEN_REFERENCE_MAX = ADYEN_REFERENCE_MAX_LENGTH;
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
-const sha256Base64Url = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 /**
  * The namespace for PayPal-Request-Id UUIDv5s. Fixed per service: changing it would change every
@@ -65,30 +74,35 @@ export function paypalNamespace(projectName: string): string {
   return uuidv5(`idempotency-builder:${projectName}`, uuidv5.DNS);
 }
 
+/** The local intent a provider key stands for: the stored key within its scope. */
+export interface ProviderIntent {
+  readonly key: string;
+  readonly scope: string;
+}
+
 /**
- * The provider-side key for one local key (the full `{scope}_{action}_{intent}` string).
- * @example providerKey('stripe', 'usr-7fQ9x_createPayment_4b9e…') // the same string (≤ 255 chars)
+ * The provider-side key for one local intent, by the runtime's own derivation
+ * (`@idempotency-builder/runtime/payments`), so the document shows what the generated code sends.
+ * Bank transfers, which the runtime does not cover, take the first 35 hex characters of SHA-256.
+ * @example providerKey('stripe', { key: 'createPayment_4b9e…', scope: 'usr-7fQ9x' }, ns) // 'usr-7fQ9x:createPayment_4b9e…'
  */
-export function providerKey(provider: Provider, fullKey: string, namespace: string): string {
+export function providerKey(provider: Provider, intent: ProviderIntent, namespace: string): string {
   switch (provider) {
     case 'stripe':
-      return fullKey.length <= 255 ? fullKey : `sha256-${sha256Hex(fullKey)}`;
+      return stripeIdempotencyKey(intent);
     case 'adyen':
-      // SHA-256 hex is exactly 64 characters: Adyen's limit, and still deterministic.
-      return fullKey.length <= 64 ? fullKey : sha256Hex(fullKey);
+      return adyenIdempotencyKey(intent);
     case 'paypal':
-      return uuidv5(fullKey, namespace);
+      return paypalRequestId(intent, namespace);
     case 'bank-transfer':
-      return sha256Hex(fullKey).slice(0, 35);
+      return sha256Hex(`${intent.scope}:${intent.key}`).slice(0, 35);
   }
 }
 
 /**
- * Adyen's `reference` for one step: `{key}_{step}` when it fits in 80 characters, otherwise the
- * base64url SHA-256 of the key (43 characters) with the step suffix.
- * @example adyenReference('usr-7fQ9x_refund_4b9e', 1) // 'usr-7fQ9x_refund_4b9e_1'
+ * Adyen's `reference` for one step, by the runtime's derivation (`{scope:key}_{step}`, fitted to 80).
+ * @example adyenReference({ key: 'refund_4b9e', scope: 'usr-7fQ9x' }, 1) // 'usr-7fQ9x:refund_4b9e_1'
  */
-export function adyenReference(fullKey: string, step: number): string {
-  const direct = `${fullKey}_${step}`;
-  return direct.length <= ADYEN_REFERENCE_MAX ? direct : `${sha256Base64Url(fullKey)}_${step}`;
+export function adyenReference(intent: ProviderIntent, step: number): string {
+  return runtimeAdyenReference(intent, String(step));
 }

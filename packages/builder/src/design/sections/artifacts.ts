@@ -3,6 +3,7 @@ import { subpathAvailable } from '../../emit/typescript/runtime-api.js';
 import { callout, code, codeBlock, para, plain, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import type { DesignContext } from './context.js';
+import { deliverablesTable } from './front-matter.js';
 
 const PLACEMENT = {
   typescript: 'Place the folder in your source tree (e.g. `src/idempotency/`); the test runs with your test runner as it is. If a payment provider is PayPal, add `uuid` to your dependencies.',
@@ -22,12 +23,13 @@ export function artifactsSection(ctx: DesignContext): Section {
   const blocks: Block[] = [
     para(txt`Written as real files under the code directory (never over an existing file unless forced). Each file’s purpose:`),
     table(['File', 'Purpose'], artifacts.map((artifact) => [[code(artifact.path)], artifact.purpose])),
+    deliverablesTable(),
   ];
   if (plan.stack.language === 'typescript') {
-    const missing = [...new Set(artifacts.flatMap((artifact) => [...artifact.content.matchAll(/from '(idempotency-builder\/[a-z]+)'/g)].map((m) => m[1] as string)))].filter(
+    const missing = [...new Set(artifacts.flatMap((artifact) => [...artifact.content.matchAll(/from '(@idempotency-builder\/runtime(?:\/[a-z]+)?)'/g)].map((m) => m[1] as string)))].filter(
       (module) => !subpathAvailable(module),
     );
-    blocks.push(para(txt`The TypeScript files use the idempotency-builder runtime: install it with its peers (${code('npm install idempotency-builder')} plus your driver).`));
+    blocks.push(para(txt`The TypeScript files use the idempotency-builder runtime: install it with its peers (${code('npm install @idempotency-builder/runtime')} plus your driver).`));
     if (missing.length > 0) {
       blocks.push(callout('warning', 'Not yet in this version of idempotency-builder', [txt`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} imported by the generated code but not exported by the installed runtime. Implement the \`IdempotencyStore\` contract with the statements of section 4 until ${missing.length === 1 ? 'it ships' : 'they ship'}.`]));
     }

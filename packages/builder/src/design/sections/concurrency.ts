@@ -1,20 +1,22 @@
 /** Section 4: concurrency control in the user's database — claim, schema, lock timeout, contention, clocks, ABA. */
 import { REDIS_DEFAULT_PREFIX, REDIS_RECORD_FIELDS } from '@idempotency-builder/runtime/contract';
+import { MONGO_UNTESTED } from '../../emit/typescript/mongo-store-file.js';
 import { subpathAvailable, STORE_IMPORTS } from '../../emit/typescript/runtime-api.js';
 import { referenceDdl } from '../../emit/ddl/index.js';
-import { mysqlStatements } from '../../emit/ddl/mysql.js';
-import { runtimeRunsStore, runtimeScripts, runtimeStatement } from '../../emit/runtime-contract.js';
+import { runtimeRunsStore, runtimeScripts, runtimeStatement, type SqlContractStore } from '../../emit/runtime-contract.js';
 import { bullets, callout, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import { formatMs } from '../plan/durations.js';
 import type { Plan } from '../plan/plan.js';
 import type { DesignContext } from './context.js';
+import { groupBy, groupLabel, groupNames, withoutName } from './grouping.js';
 import { STORE_TEXT } from './store-text.js';
+import { recordStateDiagram } from './diagrams.js';
 
 const target = (plan: Plan) => ({ table: plan.table, partitioned: plan.partitioned && plan.stack.store === 'postgresql' });
 
 /** Quotes one of the runtime's statements verbatim, with what its parameters are. */
-function runtimeSqlBlock(plan: Plan, store: 'postgresql' | 'sqlite', name: string): Block {
+function runtimeSqlBlock(plan: Plan, store: SqlContractStore, name: string): Block {
   const statement = runtimeStatement(store, target(plan), name);
   const params = statement.params.length > 0 ? `-- ${statement.params.map((p, i) => `$${i + 1} ${p}`).join(', ')}\n` : '';
   return codeBlock('sql', `-- ${statement.purpose}\n${params}${statement.sql};`, `${name} — the runtime's ${plan.stack.storeName} store, as it executes it`);
@@ -29,13 +31,7 @@ function claimCode(ctx: DesignContext): Block[] {
     const claim = runtimeScripts().find((s) => s.operation === 'claim');
     return claim ? [codeBlock('lua', claim.source, `claim.lua — the runtime's script (SHA-1 ${claim.sha1}), as createRedisStore loads it`)] : [];
   }
-  if (store === 'mysql') {
-    const statements = mysqlStatements(plan.table, false);
-    return ['claim_insert', 'fetch', 'reclaim'].map((name) => {
-      const statement = statements.find((s) => s.name === name);
-      return codeBlock('sql', `-- ${statement?.purpose ?? ''}\n${statement?.sql ?? ''};`, `${name} — ${plan.stack.storeName} (builder-written; the runtime has no MySQL store yet)`);
-    });
-  }
+  if (store === 'mysql') return [runtimeSqlBlock(plan, 'mysql', 'claimUpsert'), runtimeSqlBlock(plan, 'mysql', 'claimRead')];
   const layout = ctx.artifacts.find((a) => a.path.startsWith('db/'));
   return layout ? [codeBlock(layout.language === 'markdown' ? 'text' : layout.language, layout.content, layout.path)] : [];
 }
@@ -105,9 +101,11 @@ export function concurrencySection(ctx: DesignContext): Section {
   const text = STORE_TEXT[plan.stack.store];
   const runtime: Block[] = [];
   if (plan.stack.language === 'typescript') {
-    const { module, factory } = STORE_IMPORTS[plan.stack.store];
-    const available = subpathAvailable(module);
-    runtime.push(para(available && runtimeRunsStore(plan.stack.store)
+    const { module, factory, generated } = STORE_IMPORTS[plan.stack.store];
+    const available = generated === true || subpathAvailable(module);
+    runtime.push(para(generated
+      ? txt`The TypeScript code uses the generated ${code('mongo-store.ts')} (${code(factory)}), which implements the runtime’s store contract with the claim above. ${MONGO_UNTESTED}`
+      : available && runtimeRunsStore(plan.stack.store)
       ? txt`The TypeScript code uses ${code(module)} (${code(factory)}), which executes exactly the ${plan.stack.store === 'redis' ? 'script' : 'statements'} quoted here: they are rendered from the runtime’s own definitions, not retyped.`
       : available
         ? txt`The TypeScript code uses ${code(module)} (${code(factory)}). The statements above are the builder’s description of the claim for ${plan.stack.storeName}, not text taken from that store: read its source for what it sends.`
@@ -126,18 +124,18 @@ export function concurrencySection(ctx: DesignContext): Section {
   const schema = section('store-schema', '4.2 Store schema', schemaBlocks(ctx));
   const lease = section('lock-timeout', '4.3 Lock timeout', [
     para(txt`The lock timeout (lease) is how long a claim is held without a heartbeat. Derived per action from its p99 duration plus a buffer:`),
-    table(['Action', 'p99 duration', 'Buffer', 'Skew', 'Lock timeout', 'Heartbeat'], plan.actions.map((a) => [
-      [code(a.action.name)],
+    table(['Actions', 'p99 duration', 'Buffer', 'Skew', 'Lock timeout', 'Heartbeat'], groupBy(plan.actions, (a) => JSON.stringify([a.lease, a.lease.durationAssumed]), (a) => a).map(({ actions, value: a }) => [
+      groupLabel(actions),
       `${formatMs(a.lease.durationMs)}${a.lease.durationAssumed ? ' (assumed)' : ''}`,
       formatMs(a.lease.bufferMs),
       a.lease.skewMs > 0 ? formatMs(a.lease.skewMs) : '—',
       formatMs(a.lease.leaseMs),
       `every ${formatMs(a.lease.heartbeatMs)}`,
     ])),
-    bullets(plan.actions.map((a) => labelled('Lock timeout', txt`${code(a.action.name)} ${formatMs(a.lease.leaseMs)}. ${rich(a.lease.justification)}`))),
+    bullets(groupBy(plan.actions, (a) => withoutName(a, a.lease.justification), (a) => a).map(({ actions, value: a }) => labelled('Lock timeout', txt`${groupNames(actions)} ${formatMs(a.lease.leaseMs)}. ${rich(withoutName(a, a.lease.justification).split('{action}').join('the action'))}`))),
   ]);
   const contested = section('contested', '4.4 Contested keys', [
-    bullets(plan.actions.map((a) => labelled(a.action.name, rich(a.contested)))),
+    bullets(groupBy(plan.actions, (a) => a.contested, (a) => a.contested).map(({ actions, value }) => labelled(groupLabel(actions), rich(value)))),
     para(txt`Waiting (polling until the first holder finishes, then replaying) is available per route but off by default: it holds a connection for up to the lease and turns a fast 409 into a slow 200; clients that send \`Idempotency-Key\` already retry on 409 with \`Retry-After\`.`),
   ]);
   const clocks = section('clock-skew', '4.5 Clock skew', [
@@ -146,11 +144,9 @@ export function concurrencySection(ctx: DesignContext): Section {
       ? txt`Leases above include a ${formatMs(Math.max(...plan.actions.map((a) => a.lease.skewMs)))} skew buffer, because more than one clock can judge them on ${plan.stack.storeName}.`
       : txt`No skew buffer is needed: one clock (the database’s) judges every lease.`),
   ]);
-  const reclaim = plan.stack.store === 'mysql' ? mysqlStatements(plan.table, false).find((s) => s.name === 'reclaim') : undefined;
   const aba = section('aba', '4.6 The ABA problem', [
-    para(txt`Reclaiming an orphaned claim is one compare-and-set: status = PROCESSING, lease over and the lock_version that was read are all checked in the same atomic write, and the write bumps lock_version. Of many nodes that saw the same orphan, exactly one matches; the rest affect zero rows and answer “in progress”. A read-then-write would let two nodes both decide the lock is free and both run. The bumped lock_version is also a fencing token: the stalled original worker’s late complete/fail/extend carries the old version and changes nothing.`),
-    para(txt`Where fencing tokens start matters as much as how they grow. A fresh record’s lock_version is the ${plan.stack.store === 'dynamodb' ? 'application' : 'database'} clock in milliseconds (a 64-bit column); an orphan reclaim adds 1; replacing an expired COMPLETED/FAILED record takes the greater of lock_version + 1 and the clock; a manual release adds 1. Were every record to start at 1, worker A (version 1) could stall, B reclaim (version 2) and then release on a transient error — deleting the row — and C claim version 1 again: A’s late completion would match and land in C’s record. Starting at the clock puts each new incarnation of a key above every token the previous one handed out, so the stale holder’s write affects zero rows.`),
-    ...(reclaim ? [codeBlock('sql', `${reclaim.sql};`, `reclaim — ${plan.stack.storeName} (builder-written)`)] : []),
+    para(txt`Reclaiming an orphan is one compare-and-set: status, lease end and the lock_version read are checked in the same atomic write, which bumps lock_version. Of many nodes that saw the orphan exactly one matches; the others answer “in progress”. The bumped version is the fencing token: the stalled worker’s late complete/fail/extend carries the old one and changes nothing.`),
+    para(txt`Where tokens start matters too. A fresh record’s lock_version is the ${plan.stack.store === 'dynamodb' ? 'application' : 'database'} clock in milliseconds (a 64-bit column); an orphan reclaim adds 1; replacing an expired record takes the greater of lock_version + 1 and the clock; a manual release adds 1. Starting at 1 instead, A (version 1) could stall, B reclaim (2) and release, and C claim version 1 again — A’s late completion would land in C’s record.`),
     ...(runtimeRunsStore(plan.stack.store) && plan.stack.store !== 'redis'
       ? [para(txt`In the runtime’s claim above, the takeover is the ${code(plan.stack.store === 'postgresql' && !plan.partitioned ? 'taken' : plan.stack.store === 'postgresql' ? 'UPDATE … WHERE r.lock_version = cur.lock_version' : 'ON CONFLICT … DO UPDATE … WHERE')} step: it re-checks status, lease, fingerprint, owner and version in the same write.`)]
       : []),
@@ -158,7 +154,7 @@ export function concurrencySection(ctx: DesignContext): Section {
   return section(
     'concurrency',
     '4. Concurrency control',
-    [para(txt`How ${plan.stack.storeName} guarantees that of any number of concurrent duplicates exactly one runs the action.`)],
+    [para(txt`How ${plan.stack.storeName} guarantees that of any number of concurrent duplicates exactly one runs the action. The record moves through these states, each arrow one atomic operation of the store:`), recordStateDiagram(plan)],
     [claim, schema, lease, contested, clocks, aba],
   );
 }

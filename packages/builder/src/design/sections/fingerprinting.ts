@@ -1,12 +1,13 @@
 /** Section 3: request fingerprinting — hashed fields per action, fields left out, mismatch answer. */
 import { problemAnswer } from '@idempotency-builder/runtime/contract';
-import { bullets, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
-import type { Section } from '../model.js';
-import type { ActionPlan } from '../plan/plan.js';
+import { bullets, code, codeBlock, join, labelled, para, rich, section, table, txt } from '../inline.js';
+import type { Block, Inline, Section } from '../model.js';
+import type { ActionPlan, Plan } from '../plan/plan.js';
 import type { CodeLang } from '../plan/stack.js';
 import { expectedFingerprint } from '../plan/expected-fingerprint.js';
 import { sampleBodies } from '../plan/samples.js';
-import { actionAnchor, artifactAt, type DesignContext } from './context.js';
+import { artifactAt, type DesignContext } from './context.js';
+import { groupBy, groupNames, withoutName } from './grouping.js';
 
 const COMPARE: Record<CodeLang, string> = {
   typescript: 'crypto.timingSafeEqual',
@@ -15,13 +16,21 @@ const COMPARE: Record<CodeLang, string> = {
   java: 'MessageDigest.isEqual',
 };
 
-function perAction(a: ActionPlan): Section {
-  const { same } = sampleBodies(a.action);
-  return section(actionAnchor('fingerprint', a), `Fingerprint of ${a.action.name}`, [
-    table(['Field', 'Why it is significant'], a.fields.map((field) => [[code(field.field)], rich(field.reason)]), `Hashed fields of ${a.action.name}`),
-    table(['Left out', 'Why'], a.excluded.map((field) => [field.field, field.reason]), `Fields deliberately not hashed for ${a.action.name}`),
-    para(txt`Example: the body ${code(JSON.stringify(same))} gives fingerprint ${code(expectedFingerprint(a, same))}.`),
-  ]);
+/** One row per distinct (field, reason): a field explained once however many actions hash it. */
+function fieldTable(plan: Plan, pick: (a: ActionPlan) => readonly { field: string; reason: string }[]): (string | Inline[])[][] {
+  const rows = new Map<string, { field: string; reason: string; actions: string[] }>();
+  for (const a of plan.actions) {
+    for (const f of pick(a)) {
+      const reason = withoutName(a, f.reason).split('{action}').join('the action');
+      const key = `${f.field}\u0000${reason}`;
+      const row = rows.get(key) ?? { field: f.field, reason, actions: [] };
+      row.actions.push(a.action.name);
+      rows.set(key, row);
+    }
+  }
+  const everyone = plan.actions.length;
+  // Which action hashes which field is in the per-action table; here a long list of names would only repeat it.
+  return [...rows.values()].map((row) => [[code(row.field)], rich(row.reason), row.actions.length === everyone ? (everyone === 1 ? row.actions[0] ?? '' : 'all') : row.actions.length > 3 ? `${row.actions.length} actions` : row.actions.join(', ')]);
 }
 
 /**
@@ -32,7 +41,7 @@ export function fingerprintingSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const utility = artifactAt(ctx, plan.stack.language === 'typescript' ? 'fingerprints.ts' : plan.stack.language === 'python' ? 'fingerprint.py' : plan.stack.language === 'go' ? 'fingerprint.go' : 'Fingerprint.java');
   const mismatch = problemAnswer('fingerprint_mismatch');
-  const blocks = [
+  const blocks: Block[] = [
     para(txt`The fingerprint is a hash of the fields that, if changed, make a request a different intent. The key says “this is the same attempt”; the fingerprint checks that the caller is not reusing the key for something else.`),
     bullets([
       labelled('Algorithm and encoding', txt`SHA-256, lowercase hex (64 characters, stored in \`fingerprint CHAR(64)\`). Input: the parts \`[method, path, "fields", SHA-256(canonical JSON of the significant values in order)]\`, each typed and length-prefixed and joined with \`|\` — so \`("a|b","c")\` and \`("a","b|c")\` differ, key order and number formatting in the body do not matter (RFC 8785 canonical JSON), and the TypeScript, Python, Go and Java utilities produce identical bytes.`),
@@ -45,5 +54,15 @@ export function fingerprintingSection(ctx: DesignContext): Section {
     codeBlock('json', JSON.stringify(mismatch.body, null, 2), `HTTP/1.1 ${mismatch.status} Conflict — Content-Type: ${mismatch.headers['content-type'] ?? 'application/problem+json'}`),
   ];
   if (utility) blocks.push(codeBlock(utility.language === 'markdown' ? 'text' : utility.language, utility.content, `Fingerprint utility — ${utility.path}`));
-  return section('fingerprinting', '3. Request fingerprinting', blocks, plan.actions.map(perAction));
+  // One worked example per distinct set of hashed fields: the same fields hash the same way.
+  const examples = groupBy(plan.actions, (a) => JSON.stringify(a.fields.map((f) => f.field)), (a) => a).map(({ actions, value: a }) => {
+    const { same } = sampleBodies(a.action);
+    return [groupNames(actions), join(a.fields.map((f) => [code(f.field)])), [code(JSON.stringify(same))], [code(expectedFingerprint(a, same))]];
+  });
+  blocks.push(
+    table(['Action', 'Hashed fields', 'Example body', 'Its fingerprint'], examples, 'Hashed fields per action, with a worked example (the generated test asserts the same values)'),
+    table(['Field', 'Why it is significant', 'Actions'], fieldTable(plan, (a) => a.fields), 'Why each hashed field is significant'),
+    table(['Left out', 'Why', 'Actions'], fieldTable(plan, (a) => a.excluded), 'Fields deliberately not hashed'),
+  );
+  return section('fingerprinting', '3. Request fingerprinting', blocks);
 }

@@ -2,20 +2,26 @@
  * Front matter: the summary of key decisions, the inputs with their provenance and assumptions,
  * and the action map (deliverable 1).
  */
-import { bullets, callout, code, link, para, plain, rich, section, table, txt } from '../inline.js';
-import type { Inline, KeyDecision, Section } from '../model.js';
+import { callout, code, link, para, plain, rich, section, table, txt } from '../inline.js';
+import type { Block, Inline, KeyDecision, Section } from '../model.js';
 import { formatCount, formatMs } from '../plan/durations.js';
 import type { Plan } from '../plan/plan.js';
 import { PROVIDER_FACTS } from '../plan/providers.js';
-import type { DesignContext } from './context.js';
+import { actionAnchor, recoveryInCode, type DesignContext } from './context.js';
 
 /**
  * The key decisions, for the document and the CLI's closing summary.
  * @example keyDecisions(plan)[0].label // 'Store'
  */
 export function keyDecisions(plan: Plan): KeyDecision[] {
-  const leases = plan.actions.map((a) => `${a.action.name} ${formatMs(a.lease.leaseMs)}`).join(', ');
-  const ttls = plan.actions.map((a) => `${a.action.name} ${formatMs(a.retention.ttlMs)}`).join(', ');
+  // One entry per distinct value: twelve actions sharing one lease read as one line, not twelve.
+  const byValue = (value: (a: Plan['actions'][number]) => number) => {
+    const groups = new Map<number, string[]>();
+    for (const a of plan.actions) groups.set(value(a), [...(groups.get(value(a)) ?? []), a.action.name]);
+    return [...groups].map(([ms, names]) => (groups.size === 1 && names.length > 1 ? `${formatMs(ms)} for all ${names.length} actions` : `${names.join(', ')} ${formatMs(ms)}`)).join('; ');
+  };
+  const leases = byValue((a) => a.lease.leaseMs);
+  const ttls = byValue((a) => a.retention.ttlMs);
   const kinds = new Set(plan.actions.map((a) => a.action.kind));
   const has = (...wanted: string[]) => wanted.some((kind) => kinds.has(kind as never));
   const intents = [
@@ -50,9 +56,11 @@ export function keyDecisions(plan: Plan): KeyDecision[] {
   return decisions;
 }
 
-export function summarySection(ctx: DesignContext): Section {
-  const { plan } = ctx;
-  const rows = keyDecisions(plan).map((decision) => [decision.label, decision.value]);
+/**
+ * Where each of the nine deliverables lives in the document.
+ * @example deliverablesTable().kind // 'table'
+ */
+export function deliverablesTable(): Block {
   const deliverables: (string | Inline[])[][] = [
     ['1. Action map', [link('Action map', 'action-map')]],
     ['2. Idempotency store DDL', [link('4.2 Store schema', 'store-schema')]],
@@ -64,11 +72,27 @@ export function summarySection(ctx: DesignContext): Section {
     ['8. Build order', [link('12. Build order', 'build-order')]],
     ['9. Operational runbook', [link('13. Operational runbook', 'runbook')]],
   ];
-  return section('summary', 'Summary of key decisions', [
-    para(txt`This document designs idempotency for ${plan.projectName}: ${plan.actions.length} protected ${plan.actions.length === 1 ? 'action' : 'actions'} on ${plan.stack.storeName}, with code for ${plan.stack.languageName} (${plan.stack.frameworkName}). Every number below is derived in the section that owns it.`),
-    table(['Decision', 'Choice'], rows),
-    table(['Deliverable', 'Where'], deliverables, 'The nine deliverables'),
-  ]);
+  return table(['Deliverable', 'Where'], deliverables, 'The nine deliverables');
+}
+
+/**
+ * Assumptions that differ only in the action they name, as one line listing the actions:
+ * `actions.a.provider: x` and `actions.b.provider: x` → `actions.{a, b}.provider: x`.
+ */
+function groupedAssumptions(assumptions: readonly string[]): string[] {
+  const groups = new Map<string, string[]>();
+  const order: string[] = [];
+  for (const text of assumptions) {
+    const m = /^actions\.([A-Za-z0-9]+)\.(.*)$/s.exec(text);
+    const key = m ? `actions.{}.${m[2] ?? ''}` : text;
+    if (!groups.has(key)) order.push(key);
+    groups.set(key, [...(groups.get(key) ?? []), m?.[1] ?? '']);
+  }
+  return order.map((key) => {
+    const names = (groups.get(key) ?? []).filter(Boolean);
+    if (names.length === 0) return key;
+    return key.replace('actions.{}.', names.length === 1 ? `actions.${names[0]}.` : `actions.{${names.join(', ')}}.`);
+  });
 }
 
 const SOURCE_TEXT = { code: 'found in the code', user: 'answered', file: 'answers file', assumption: 'ASSUMED' } as const;
@@ -95,11 +119,10 @@ export function inputsSection(ctx: DesignContext): Section {
     ['7. Detection latency', formatMs(answers.detectionLatencyMs), plain(provenance('detectionLatencyMs'))],
     ['Volume', `${formatCount(plan.keysPerDay)} new keys a day${plan.keysPerDayAssumed ? ' (assumed)' : ''}`, plan.keysPerDayAssumed ? 'ASSUMED' : plain(provenance('keysPerDay'))],
   ];
-  const located = answers.actions.filter((a) => a.location).map((a) => txt`${code(a.name)} at ${code(a.location ?? '')}`);
+  // Where each action was found is in the action analysis tables; here only the answers and their sources.
   const blocks = [para(txt`The seven questions of the method, and where each answer came from.`), table(['Question', 'Answer', 'Source'], rows)];
-  if (located.length > 0) blocks.push(bullets(located));
   if (plan.assumptions.length > 0) {
-    blocks.push(callout('assumption', 'Assumptions — confirm or correct these', plan.assumptions.map((text) => plain(text))));
+    blocks.push(callout('assumption', `Assumptions — confirm or correct these (${plan.assumptions.length})`, groupedAssumptions(plan.assumptions).map((text) => plain(text))));
   }
   if (plan.stack.notes.length > 0) blocks.push(callout('note', 'Stack notes', plan.stack.notes.map((text) => rich(text))));
   return section('inputs', 'Inputs and assumptions', blocks);
@@ -113,9 +136,11 @@ export function actionMapSection(ctx: DesignContext): Section {
   const rows = ctx.plan.actions.map((a) => [
     [code(a.action.name)],
     plain(a.trigger),
-    `${a.impact.severity.toUpperCase()}: ${a.impact.text}`,
-    `${a.action.keySource === 'client' && (a.action.kind === 'http') ? 'client' : a.action.kind === 'http' ? a.action.keySource : 'derived'} — ${a.key.intentSource}`,
-    a.recovery.summary,
+    // The cost is explained once, in the action analysis; the map names its class.
+    [{ text: `${a.impact.severity.toUpperCase()} (${a.impact.kind}) — ` }, { link: { text: 'why', target: actionAnchor('action', a) } }],
+    // Key source and recovery are explained in sections 2 and 5; the map names them.
+    a.action.keySource === 'client' && a.action.kind === 'http' ? 'client' : a.action.kind === 'http' ? a.action.keySource : 'derived',
+    [{ text: recoveryInCode(ctx, a).transactionalTarget ? 'lease reclaim (transactional mode is the target) — ' : `${a.recovery.strategy.replace(/-/g, ' ')} — ` }, { link: { text: 'section 5', target: 'partial-failure' } }],
   ]);
   return section('action-map', 'Action map', [
     para(txt`Deliverable 1: every protected action with what a duplicate costs, where its key comes from, and how it recovers when a server dies mid-processing.`),

@@ -4,6 +4,7 @@ import type { Section } from '../model.js';
 import { formatCount } from '../plan/durations.js';
 import { birthdayLog10, bitsNeeded, formatProbability } from '../plan/key-format.js';
 import type { DesignContext } from './context.js';
+import { groupBy, groupLabel, withoutName } from './grouping.js';
 
 const SCOPE_REASON = {
   user: 'Keys are scoped to the authenticated user: the user id is the second half of the primary key, so two users can never meet in one record, a guessed key from another user is simply a new request in the guesser’s namespace, and no lookup can reveal another user’s response.',
@@ -19,15 +20,13 @@ const SCOPE_REASON = {
 export function keyDesignSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const scope = plan.answers.scope;
-  const examples = plan.actions.map((a) => [
-    [code(a.action.name)],
-    [code(a.key.fullKey)],
-    [code(a.key.storedKey)],
-    [code(a.key.scopeExample)],
-  ]);
+  // The idempotency_key column is the full key minus its scope prefix; one example shows the split.
+  const examples = plan.actions.map((a) => [[code(a.action.name)], [code(a.key.fullKey)]]);
+  const first = plan.actions[0];
   const formatSection = section('key-format', '(a) Key format', [
     para(txt`Format: \`{scope}_{action}_{intent}\`. The scope is stored once, in the \`user_id\` column that forms the composite primary key, and the server takes it from the authenticated session — never from the client’s string; the table column \`idempotency_key\` holds \`{action}_{intent}\`. Provider keys (section 6) are derived from the full three-part string, because provider key spaces are account-wide.`),
-    table(['Action', 'Full key (example)', 'idempotency_key column', 'user_id column'], examples, 'Filled-in examples'),
+    table(['Action', 'Full key (example)'], examples, 'Filled-in examples'),
+    ...(first ? [para(txt`Stored as: \`user_id\` = ${code(first.key.scopeExample)}, \`idempotency_key\` = ${code(first.key.storedKey)}.`)] : []),
     para(txt`No key contains a time component. A retry that crosses a clock boundary (14:59 → 15:01) would otherwise get a new key and run again; expiry lives in \`expires_at\`. The one deliberate exception is a cron run, whose key names its schedule slot — a value fixed by the schedule, identical for every retry of that run.`),
   ]);
   const scopeSection = section('key-scope', '(b) Scope boundary', [
@@ -41,7 +40,7 @@ export function keyDesignSection(ctx: DesignContext): Section {
   const validation = section('key-validation', '(c) Validation', [
     bullets([
       labelled('Length', txt`1–255 characters for \`idempotency_key\` (Stripe’s limit too), 1–128 for \`user_id\`.`),
-      labelled('Charset', txt`\`[A-Za-z0-9_.:~-]\` only; anything else answers 400 before the store is touched. Client intents must be a UUID (any version, normalised to lower case) or a ULID — 122 and 80 random bits.`),
+      labelled('Charset', txt`\`[A-Za-z0-9_.:~-]\` only; anything else answers 400 before the store is touched. That is all the runtime’s \`validateKey\` checks: it accepts \`k1\`. Clients should send a UUIDv4 or ULID (122 and 80 random bits); the server does not verify the randomness.`),
       labelled('Uniqueness', txt`enforced by the database, not by application checks: the composite primary key below makes a second row for one (key, user) impossible.`),
     ]),
     codeBlock(
@@ -53,13 +52,14 @@ export function keyDesignSection(ctx: DesignContext): Section {
     ),
   ]);
   const generators = section('key-generator', '(d) Who generates it', [
-    bullets(plan.actions.map((a) => labelled(a.action.name, txt`${rich(a.key.generator)} Intent: ${rich(a.key.intentSource)}.`))),
+    bullets(groupBy(plan.actions, (a) => withoutName(a, `${a.key.generator}|${a.key.intentSource}`), (a) => a).map(({ actions, value: a }) => labelled(groupLabel(actions), txt`${rich(withoutName(a, a.key.generator).split('{action}').join('the action'))} Intent: ${rich(withoutName(a, a.key.intentSource).split('{action}').join('the action'))}.`))),
   ]);
   const n = plan.liveKeys;
-  const rows = plan.actions.map((a) => {
+  // Actions whose keys have the same random part share one row.
+  const rows = groupBy(plan.actions, (a) => `${a.key.uniqueness.components}|${a.key.uniqueness.randomBits}|${a.key.uniqueness.verdict}`, (a) => a).map(({ actions, value: a }) => {
     const bits = a.key.uniqueness.randomBits;
     return [
-      [code(a.action.name)],
+      groupLabel(actions),
       a.key.uniqueness.components,
       bits === null ? 'by construction' : `${formatProbability(birthdayLog10(n, bits))} with ${formatCount(n)} live keys in one scope`,
       a.key.uniqueness.verdict,
@@ -68,7 +68,7 @@ export function keyDesignSection(ctx: DesignContext): Section {
   const needed = bitsNeeded(n);
   const uniqueness = section('key-uniqueness', '(e) Uniqueness assessment', [
     para(txt`Live keys: up to ${formatCount(plan.keysPerDay)} a day kept for the longest retention gives about ${formatCount(n)} keys alive at once — the worst case, as if all belonged to one scope. The birthday bound p ≈ n²/2^(b+1) estimates the chance that two of them collide.`),
-    table(['Action', 'Variable components', 'Collision estimate', 'Assessment'], rows),
+    table(['Actions', 'Variable components', 'Collision estimate', 'Assessment'], rows),
     para(txt`For a custom intent format, count its random bits b and check n²/2^(b+1): at ${formatCount(n)} live keys an intent needs at least ${needed} random bits to keep the collision chance under one in a billion. An 8-character alphanumeric id (about 47.6 bits) gives ${formatProbability(birthdayLog10(n, 47.6))} — not acceptable for payments; UUIDv4 (122 bits) gives ${formatProbability(birthdayLog10(n, 122))}.`),
   ]);
   return section(

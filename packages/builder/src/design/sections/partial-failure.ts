@@ -1,17 +1,19 @@
 /** Section 5: partial failure recovery — orphaned claims, half-done actions, dead vs slow, cleanup. */
-import { bullets, code, codeBlock, labelled, para, plain, rich, section, table, txt } from '../inline.js';
+import { bullets, codeBlock, join, labelled, link, para, plain, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import { formatCount, formatMs } from '../plan/durations.js';
 import type { ActionPlan, Plan } from '../plan/plan.js';
 import { PROVIDER_FACTS } from '../plan/providers.js';
-import { artifactAt, type DesignContext } from './context.js';
+import { actionAnchor, artifactAt, generatedTransactional, recoveryInCode, type DesignContext } from './context.js';
+import { groupBy, groupLabel, groupNames, withoutName } from './grouping.js';
+import { claimSequenceDiagram } from './diagrams.js';
 
 const CLEANUP_TEXT = {
   postgresql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (the runtime’s `purgeExpired`: `FOR UPDATE SKIP LOCKED`, so it never blocks or waits for a claim), using the partial index on `expires_at`. It is safe on every instance at once. PROCESSING rows are never purged: they belong to a live or reclaimable claim.',
   mysql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (`DELETE … ORDER BY expires_at LIMIT`), short statements that hold row locks for milliseconds. It is safe on every instance at once. PROCESSING rows are never purged.',
   sqlite: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000; each batch is one short write transaction, so claims wait at most one batch. PROCESSING rows are never purged.',
   redis: 'No job deletes records: each finished record carries `PEXPIREAT` (expiry plus a grace period) and Redis removes it; PROCESSING records never expire by themselves. A small job only audits — it counts records with SCAN on a replica for the store_size gauge.',
-  dynamodb: 'DynamoDB TTL on `ttl_epoch_s` deletes expired items, typically within 48 hours and free of write cost; until then every condition checks `expires_at` itself, so a late deletion never makes an expired record replayable.',
+  dynamodb: 'DynamoDB TTL on the `ttl` attribute (expiresAt plus a grace period, in epoch seconds) deletes expired items, typically within 48 hours and free of write cost; until then every condition checks `expiresAt` itself, so a late deletion never makes an expired record replayable.',
   mongodb: 'The TTL index on `expires_at` deletes expired documents (the TTL monitor runs every 60 s); claims check `expires_at` themselves, so a late deletion never makes an expired record replayable.',
 } as const;
 
@@ -43,11 +45,13 @@ export function partialFailureSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const crash = section('crash-after-claim', '5.1 Crash after the claim, before completion', [
     para(txt`The orphan is a record still PROCESSING whose \`locked_until\` has passed. Nothing scans for it to retry on its own initiative: the next retry of the same key (client, broker or scheduler) finds it, and the reclaim in section 4.6 takes it over atomically with \`lock_version + 1\`. The runbook’s stuck-record query shows orphans that nobody retried.`),
-    table(['Action', 'Detected after', 'Strategy'], plan.actions.map((a) => [[code(a.action.name)], formatMs(a.lease.leaseMs), rich(a.recovery.summary)])),
+    claimSequenceDiagram(plan, generatedTransactional(ctx)),
+    table(['Actions', 'Detected after', 'Strategy'], groupBy(plan.actions, (a) => withoutName(a, `${a.lease.leaseMs}|${recoveryInCode(ctx, a).summary}`), (a) => a).map(({ actions, value: a }) => [groupLabel(actions), formatMs(a.lease.leaseMs), rich(withoutName(a, recoveryInCode(ctx, a).summary).split('{action}').join('the action'))])),
   ]);
-  const reconcile = plan.actions.map(reconciliation).filter((text): text is string => text !== undefined);
+  const reconcile = groupBy(plan.actions.filter((a) => reconciliation(a) !== undefined), (a) => withoutName(a, reconciliation(a) ?? ''), (a) => a).map(({ actions, value: a }) => (reconciliation(a) ?? '').replace(`${a.action.name}:`, `${groupLabel(actions)}:`));
   const partialBlocks: Block[] = [
-    bullets(plan.actions.map((a) => labelled(a.action.name, rich(a.recovery.steps.slice(1).join(' ') || a.recovery.steps[0] || '')))),
+    // Each treatment's full recovery path is written once, in section 1; this section adds what is specific to a half-done action.
+    para(txt`Each action’s full recovery path is stated once, with its treatment, in ${link('section 1', 'action-analysis')}: ${join(groupBy(plan.actions, (x) => withoutName(x, recoveryInCode(ctx, x).summary), (x) => x).map(({ actions }) => [{ text: `${groupLabel(actions)} — ` }, { link: { text: 'recovery path', target: actionAnchor('action', actions[0] as ActionPlan) } }]), '; ')}.`),
   ];
   if (reconcile.length > 0) {
     partialBlocks.push(para(txt`Reconciliation job for provider calls (the charge succeeded, the local write did not):`));
@@ -55,7 +59,7 @@ export function partialFailureSection(ctx: DesignContext): Section {
   }
   const partial = section('partially-completed', '5.2 Action partially completed', partialBlocks);
   const alive = section('still-processing', '5.3 Failed permanently, or still processing elsewhere?', [
-    para(txt`A PROCESSING record is never judged by its age. The only death certificate is the lease: a live worker extends it every third of the lease (heartbeat), so a record whose lease is still running belongs to a live worker — however old it is — and a record whose lease lapsed belongs to nobody. A worker whose heartbeat reports the lease lost stops and writes nothing; its late completion carries a stale lock_version and is refused.`),
+    para(txt`Age decides nothing; the lease does. A live worker extends it every third of the lease (heartbeat), so a running lease means a live worker and a lapsed one means nobody. A worker told its lease is lost stops; its late completion carries a stale lock_version and is refused.`),
     bullets([
       labelled('Permanent failure', txt`(declined card, validation error): the record becomes FAILED with the error response, and retries replay that answer instead of charging again.`),
       labelled('Transient failure', txt`(timeout, 5xx from a dependency): the claim is released at once, so a retry with the same key runs again without waiting for the lease.`),
@@ -64,7 +68,7 @@ export function partialFailureSection(ctx: DesignContext): Section {
   ]);
   const cleanupArtifact = artifactAt(ctx, plan.stack.language === 'python' ? 'cleanup.py' : plan.stack.language === 'go' ? 'cleanup.go' : plan.stack.language === 'java' ? 'IdempotencyCleanupJob.java' : 'cleanup.ts');
   const cleanup = section('cleanup', '5.4 Cleanup and key expiry', [
-    bullets(plan.actions.map((a) => labelled('Key expiry', txt`${code(a.action.name)} ${formatMs(a.retention.ttlMs)}. ${rich(a.retention.justification)}`))),
+    bullets(groupBy(plan.actions, (a) => withoutName(a, a.retention.justification), (a) => a).map(({ actions, value: a }) => labelled('Key expiry', txt`${groupNames(actions)} ${formatMs(a.retention.ttlMs)}. ${rich(withoutName(a, a.retention.justification).split('{action}').join('the action'))}`))),
     para(txt`An expired record is never replayed: a request after expiry counts as new (the runtime’s \`onExpired: 'new'\`), and an expired key can never be reactivated into an old response. Where a late retry must be refused instead, set \`onExpired: 'reject'\` (422).`),
     para(rich(CLEANUP_TEXT[plan.stack.store])),
     para(plain(storageEstimate(plan))),

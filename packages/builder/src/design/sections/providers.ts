@@ -4,6 +4,7 @@ import type { Section } from '../model.js';
 import { formatMs } from '../plan/durations.js';
 import { PROVIDER_FACTS, type Provider } from '../plan/providers.js';
 import { artifactAt, type DesignContext } from './context.js';
+import { groupBy, groupNames } from './grouping.js';
 
 const HOW: Record<Provider, string> = {
   stripe: 'Pass the local key as the `Idempotency-Key` header (request option `idempotencyKey` in stripe-node). Keys up to 255 characters go as they are; a longer one would be sent as `sha256-<hex>`. If Stripe answers with a cached result (`Idempotent-Replayed: true`), store it locally as COMPLETED. A key reused with different parameters is an error at Stripe as well as locally.',
@@ -21,14 +22,15 @@ export function providersSection(ctx: DesignContext): Section {
   const used = [...new Set([...plan.answers.paymentProviders, ...plan.actions.flatMap((a) => (a.action.provider ? [a.action.provider] : []))])];
   if (used.length === 0) {
     return section('providers', '6. Payment provider coordination', [
-      para(txt`No payment provider is involved, so there is no second deduplication layer to coordinate. If one is added later, its request must carry a key derived deterministically from the local key (Stripe \`Idempotency-Key\`, Adyen \`Idempotency-Key\` ≤ 64 characters plus \`reference\`, PayPal \`PayPal-Request-Id\` = UUIDv5 of the key), and local key expiry must be raised to at least the provider’s window (24 hours, 31 days and 45 days respectively).`),
+      para(txt`No payment provider is involved. One added later gets a key derived from the local key (Stripe and Adyen \`Idempotency-Key\`, PayPal \`PayPal-Request-Id\` = UUIDv5), and key expiry rises to its window (24 hours, 31 days, 45 days).`),
     ]);
   }
   const rows = used.map((provider) => {
     const facts = PROVIDER_FACTS[provider];
     return [facts.name, rich(facts.mechanism), `${formatMs(facts.windowMs)} — ${facts.windowText}`, HOW[provider]];
   });
-  const examples = plan.actions.flatMap((a) =>
+  // The derivation is one function per provider: one worked example each is enough.
+  const examples = [...new Map(plan.actions.filter((a) => a.providerKeys.length > 0).map((a) => [a.action.provider, a])).values()].flatMap((a) =>
     a.providerKeys.map((example) => [[code(a.action.name)], [code(a.key.fullKey)], `${example.header}`, [code(example.value)], example.reference ? [code(example.reference)] : '—']),
   );
   const keys = artifactAt(ctx, plan.stack.language === 'python' ? 'provider_keys.py' : plan.stack.language === 'go' ? 'provider_keys.go' : plan.stack.language === 'java' ? 'ProviderKeys.java' : 'provider-keys.ts');
@@ -37,7 +39,7 @@ export function providersSection(ctx: DesignContext): Section {
     callout('warning', 'Invariant', [txt`Never generate a fresh provider reference on retry. Every provider key below is a pure function of the local key; the same local key always yields the same provider key, in every language and on every server.`]),
     table(['Provider', 'Native mechanism', 'Dedup window', 'Coordination'], rows),
     table(['Action', 'Local key', 'Provider field', 'Provider key', 'Reference (step 1)'], examples, 'Derived keys for the examples of section 2'),
-    bullets(plan.actions.filter((a) => a.action.provider && a.action.kind !== 'webhook').map((a) => labelled('Key expiry', txt`${code(a.action.name)} keeps its local record ${formatMs(a.retention.ttlMs)}, at least ${PROVIDER_FACTS[a.action.provider as Provider].name}’s ${formatMs(PROVIDER_FACTS[a.action.provider as Provider].windowMs)}: a retry the provider would still recognise must be recognised locally too, or the local side would run it as new.`))),
+    bullets(groupBy(plan.actions.filter((a) => a.action.provider && a.action.kind !== 'webhook'), (a) => `${a.retention.ttlMs}|${a.action.provider}`, (a) => a).map(({ actions, value: a }) => labelled('Key expiry', txt`${groupNames(actions)} keep${actions.length === 1 ? 's' : ''} the local record ${formatMs(a.retention.ttlMs)}, at least ${PROVIDER_FACTS[a.action.provider as Provider].name}’s ${formatMs(PROVIDER_FACTS[a.action.provider as Provider].windowMs)}: a retry the provider would still recognise must be recognised locally too, or the local side would run it as new.`))),
     ...(keys ? [codeBlock(keys.language === 'markdown' ? 'text' : keys.language, keys.content, keys.path)] : []),
   ]);
 }

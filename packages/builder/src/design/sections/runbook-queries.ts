@@ -55,13 +55,13 @@ function ago(store: SqlStore, ms: number): string {
 
 function sqlSnippets(plan: Plan, store: SqlStore): Record<Situation, Snippet[]> {
   const t = plan.table;
-  // MySQL: the builder's statements (the runtime has no MySQL store yet); otherwise the runtime's own.
+  // Every store's statements are the runtime's own (MySQL through its contract, named parameters).
   const statements = store === 'mysql' ? mysqlStatements(t, false) : [];
-  const legacy = (name: string) => statements.find((s) => s.name === name)?.sql ?? '';
+  const mysqlSql = (name: string) => statements.find((s) => s.name === name)?.sql ?? '';
   const stuckQuery = (olderThanMs: number) =>
-    store === 'mysql' ? literal(legacy('list_stuck'), { older_than_ms: olderThanMs, limit: 100 }) : runtimeLiteral(store, plan, 'listStuck', { olderThanMs, limit: 100 });
-  const byKey = (runtimeName: 'get' | 'forceRelease', legacyName: string) =>
-    store === 'mysql' ? literal(legacy(legacyName), {}) : runtimeLiteral(store, plan, runtimeName, {});
+    store === 'mysql' ? literal(mysqlSql('listStuck'), { older_us: olderThanMs * 1000, limit: 100 }) : runtimeLiteral(store, plan, 'listStuck', { olderThanMs, limit: 100 });
+  const byKey = (runtimeName: 'get' | 'forceRelease') =>
+    store === 'mysql' ? literal(mysqlSql(runtimeName), {}) : runtimeLiteral(store, plan, runtimeName, {});
   const minLease = Math.min(...plan.actions.map((a) => a.lease.leaseMs));
   const payment = plan.actions.find((a) => a.action.provider) ?? plan.actions[0];
   const prefix = `${payment?.action.name ?? 'action'}_%`;
@@ -86,8 +86,8 @@ PRAGMA wal_checkpoint(TRUNCATE);`;
   return {
     stuck: [{ language: 'sql', title: 'Stuck PROCESSING records (lease over for more than 2× the shortest lease)', code: `${stuckQuery(2 * minLease)};` }],
     release: [
-      { language: 'sql', title: 'Inspect one record first', code: `${byKey('get', 'fetch')};` },
-      { language: 'sql', title: 'Manual release: end the lease and bump lock_version (fences out the old holder)', code: `${byKey('forceRelease', 'force_release')};` },
+      { language: 'sql', title: 'Inspect one record first', code: `${byKey('get')};` },
+      { language: 'sql', title: 'Manual release: end the lease and bump lock_version (fences out the old holder)', code: `${byKey('forceRelease')};` },
     ],
     splitBrain: [
       {

@@ -1,8 +1,9 @@
 /** Section 7: multi-step (saga) idempotency — sub-keys, compensation, resume point, state machine. */
-import { bullets, callout, code, codeBlock, labelled, para, plain, section, table, txt } from '../inline.js';
+import { bullets, callout, code, labelled, para, plain, section, table, txt } from '../inline.js';
 import type { Section } from '../model.js';
 import type { ActionPlan } from '../plan/plan.js';
 import { actionAnchor, type DesignContext } from './context.js';
+import { sagaStateDiagram } from './diagrams.js';
 
 function sagaFor(a: ActionPlan): Section | undefined {
   const saga = a.saga;
@@ -12,7 +13,7 @@ function sagaFor(a: ActionPlan): Section | undefined {
       ['Step', 'Sub-key (example)', 'Compensation'],
       saga.steps.map((step) => [`${step.index}. ${step.name}`, [code(step.subKeyExample)], step.compensation]),
     ),
-    codeBlock('text', saga.diagram, `State machine of ${a.action.name}`),
+    sagaStateDiagram(a.action.name, saga),
     ...(saga.irreversible.length > 0 && saga.irreversible.some((name) => name !== saga.steps[saga.steps.length - 1]?.name)
       ? [callout('warning', 'Order irreversible steps last', [txt`${saga.irreversible.join(', ')} cannot be undone; move ${saga.irreversible.length === 1 ? 'it' : 'them'} after every step that can fail, so no compensation ever needs to reverse ${saga.irreversible.length === 1 ? 'it' : 'them'}.`])]
       : []),
@@ -27,7 +28,7 @@ export function sagaSection(ctx: DesignContext): Section {
   const sagas = ctx.plan.actions.map(sagaFor).filter((s): s is Section => s !== undefined);
   if (sagas.length === 0) {
     return section('saga', '7. Multi-step (saga) idempotency', [
-      para(txt`No protected action has several steps, so one record per key is enough. If an action grows steps (reserve stock, charge, confirm), give each step a sub-key \`{key}_{n}\` and a row in a step table, resume a retry from the first step not DONE, and compensate completed steps in reverse when a later one fails permanently.`),
+      para(txt`No protected action has several steps: one record per key is enough. A multi-step action would get a sub-key \`{key}_{n}\` per step, resume at the first step not DONE, and compensate newest first.`),
     ]);
   }
   return section(

@@ -1,8 +1,9 @@
 /**
  * The store artifacts for the plan's database. PostgreSQL, SQLite and Redis: the runtime's own
  * schema, statements and Lua scripts (emit/runtime-contract.ts), for TypeScript and standalone
- * stacks alike. MySQL, DynamoDB and MongoDB: the builder's layouts — the runtime ships no store
- * for them yet, and nothing says it runs them.
+ * stacks alike; MySQL/MariaDB too (the runtime's schema and statements, plus the builder's
+ * partitioning and saga additions). DynamoDB: the runtime's table description. MongoDB: the
+ * builder's layout (the runtime ships no MongoDB store; see emit/typescript/mongo-store-file.ts).
  */
 import type { Artifact } from '../../design/model.js';
 import type { Plan } from '../../design/plan/plan.js';
@@ -10,6 +11,7 @@ import type { StoreKind } from '../../design/plan/stack.js';
 import { postgresFor, runtimeQueriesFile, runtimeSchema, runtimeScripts } from '../runtime-contract.js';
 import { queriesFile } from '../sql/statements.js';
 import { dynamoDbLayout } from './dynamodb.js';
+import { MONGO_UNTESTED } from '../typescript/mongo-store-file.js';
 import { mongoSetupScript } from './mongodb.js';
 import { mysqlDdl, mysqlStatements, type SqlSchemaOptions } from './mysql.js';
 import { sagaDdl, sagaStatements } from './saga-sql.js';
@@ -21,11 +23,18 @@ export const isSqlStore = (store: StoreKind): store is SqlStore => store === 'po
 export const hasSaga = (plan: Plan) => plan.actions.some((a) => a.saga !== undefined);
 
 /**
+ * Whether the store needs the builder's saga step table: only the generated Go/Python/Java saga
+ * code uses it. TypeScript sagas run on the runtime's defineSaga, which keeps every step as a
+ * record of the idempotency table itself (sub-key {key}:{step}).
+ */
+export const needsSagaTable = (plan: Plan) => hasSaga(plan) && plan.stack.language !== 'typescript';
+
+/**
  * Schema options for the plan.
  * @example schemaOptions(plan).partitioned
  */
 export function schemaOptions(plan: Plan): SqlSchemaOptions {
-  return { table: plan.table, partitioned: plan.partitioned && plan.stack.store !== 'sqlite', saga: hasSaga(plan) };
+  return { table: plan.table, partitioned: plan.partitioned && plan.stack.store !== 'sqlite', saga: needsSagaTable(plan) };
 }
 
 /** The runtime target (table, layout) of the plan. */
@@ -39,7 +48,7 @@ const target = (plan: Plan) => ({ table: plan.table, partitioned: plan.partition
 export function storeArtifacts(plan: Plan): Artifact[] {
   const store = plan.stack.store;
   if (store === 'postgresql' || store === 'sqlite') {
-    const saga = hasSaga(plan);
+    const saga = needsSagaTable(plan);
     const name = store === 'postgresql' ? 'PostgreSQL' : 'SQLite';
     const layout = store === 'postgresql' ? ` (${plan.partitioned ? 'partitioned' : 'plain'} layout)` : '';
     const header = store === 'postgresql'
@@ -60,7 +69,7 @@ export function storeArtifacts(plan: Plan): Artifact[] {
         {
           path: 'db/saga_queries.sql',
           language: 'sql',
-          content: queriesFile('Saga step statements (builder-written: the runtime has no saga store yet)', sagaStatements(store, plan.table)),
+          content: queriesFile('Saga step statements (builder-written, for the generated Go/Python/Java saga code)', sagaStatements(store, plan.table)),
           purpose: 'Record and read saga steps, fenced by the outer key’s lock_version.',
         },
       );
@@ -69,15 +78,25 @@ export function storeArtifacts(plan: Plan): Artifact[] {
   }
   if (store === 'mysql') {
     const options = schemaOptions(plan);
-    return [
-      { path: `db/${plan.table}.sql`, language: 'sql', content: mysqlDdl(options), purpose: `Idempotency store DDL for ${plan.stack.storeName}, ready to run.` },
+    const files: Artifact[] = [
+      { path: `db/${plan.table}.sql`, language: 'sql', content: mysqlDdl(options), purpose: `Idempotency store DDL for ${plan.stack.storeName}: the runtime's own schema, ready to run.` },
       {
         path: 'db/idempotency_queries.sql',
         language: 'sql',
-        content: queriesFile(`Idempotency statements for ${plan.stack.storeName} (builder-written: the runtime has no MySQL store yet)`, mysqlStatements(plan.table, options.saga)),
-        purpose: 'Every statement of the flow (claim, reclaim, complete, release, purge, runbook), named.',
+        content: runtimeQueriesFile('mysql', target(plan)),
+        purpose: `Every statement the runtime's MySQL/MariaDB store executes (claim upsert and read-back, finish, release, extend, purge, runbook), named.`,
       },
     ];
+    if (options.saga) {
+      const mark = mysqlStatements(plan.table, true).filter((s) => s.name === 'saga_step_mark');
+      files.push({
+        path: 'db/saga_queries.sql',
+        language: 'sql',
+        content: queriesFile('Saga step statements (builder-written, for the generated Go/Python/Java saga code)', mark),
+        purpose: 'Record saga steps, fenced by the outer key’s lock_version.',
+      });
+    }
+    return files;
   }
   if (store === 'redis') {
     return runtimeScripts().map((script) => ({
@@ -88,9 +107,9 @@ export function storeArtifacts(plan: Plan): Artifact[] {
     }));
   }
   if (store === 'dynamodb') {
-    return [{ path: 'db/dynamodb-idempotency.json', language: 'json', content: dynamoDbLayout(plan.table), purpose: 'DynamoDB table definition and conditional-write templates.' }];
+    return [{ path: 'db/dynamodb-idempotency.json', language: 'json', content: dynamoDbLayout(plan.table), purpose: "The runtime's DynamoDB table definition and the conditional expressions createDynamoDbStore sends." }];
   }
-  return [{ path: 'db/idempotency-mongodb.js', language: 'javascript', content: mongoSetupScript(plan.table), purpose: 'MongoDB collection, validator, indexes and the atomic claim (mongosh).' }];
+  return [{ path: 'db/idempotency-mongodb.js', language: 'javascript', content: mongoSetupScript(plan.table), purpose: `MongoDB collection, validator and indexes of the generated mongo-store.ts (mongosh). ${MONGO_UNTESTED}` }];
 }
 
 /**

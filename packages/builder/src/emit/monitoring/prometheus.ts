@@ -1,5 +1,5 @@
 /**
- * The seven idempotency metrics with their exposition names and alert rules, derived from the
+ * The idempotency metrics (the runtime's METRICS, one spec each) with their exposition names and alert rules, derived from the
  * plan's volume and leases; rendered as a Prometheus rules file and as the document's table.
  */
 import { stringify } from 'yaml';
@@ -27,7 +27,7 @@ const prom = (name: string) => name.replace(/\./g, '_');
 
 /**
  * The metric table, thresholds derived from the plan.
- * @example metricSpecs(plan).length // 7
+ * @example metricSpecs(plan).length // 8
  */
 export function metricSpecs(plan: Plan): MetricSpec[] {
   const minLease = Math.min(...plan.actions.map((a) => a.lease.leaseMs));
@@ -121,12 +121,24 @@ export function metricSpecs(plan: Plan): MetricSpec[] {
       severity: 'page',
       runbook: 'provider-local-divergence',
     },
+    {
+      name: METRICS.splitBrain,
+      type: 'counter',
+      series: counter(METRICS.splitBrain),
+      meaning: 'Reconciliation found two provider charges for one local intent (the runtime’s payments reconcile job).',
+      alert: 'IdempotencySplitBrain',
+      threshold: 'any increase: one intent was charged twice at the provider — refund one now; it means a provider key was not derived from the local key somewhere',
+      expr: `sum(increase(${counter(METRICS.splitBrain)}[15m])) > 0`,
+      for: '0m',
+      severity: 'page',
+      runbook: 'split-brain-detection',
+    },
   ];
 }
 
 /**
  * The Prometheus alerting rules file.
- * @example parse(prometheusRulesFile(plan)).groups[0].rules.length // 7
+ * @example parse(prometheusRulesFile(plan)).groups[0].rules.length // 8
  */
 export function prometheusRulesFile(plan: Plan): string {
   const rules = metricSpecs(plan).map((metric) => ({

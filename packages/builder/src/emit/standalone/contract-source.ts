@@ -1,11 +1,11 @@
 /**
  * The runtime's contract as the standalone languages need it: the SQL statements, Lua scripts and
  * problem table the runtime itself runs, from `@idempotency-builder/runtime/contract`, never
- * retyped here. MySQL/MariaDB is the one exception: the runtime has no MySQL store yet, so its
- * statements are the builder's (emit/ddl/mysql.ts) until the contract exports `mysqlContract`.
+ * retyped here.
  */
 import {
   DEFAULT_PROBLEM_TYPE_BASE,
+  mysqlContract,
   postgresContract,
   PROBLEMS,
   REDIS_DEFAULT_KEEP_EXPIRED_MS,
@@ -13,7 +13,6 @@ import {
   REDIS_SCRIPTS,
   sqliteContract,
 } from '@idempotency-builder/runtime/contract';
-import { mysqlStatements } from '../ddl/mysql.js';
 
 /** A statement with its parameters: positional (`$1` = names[0]) or named (`@name`, `:name`). */
 export interface ContractStatement {
@@ -28,6 +27,24 @@ const PG_OPERATIONS = ['claim', 'finish', 'release', 'extend', 'get', 'purgeExpi
 
 /** The SQLite operations a standalone store runs. */
 const SQLITE_OPERATIONS = ['claimRead', 'claimUpsert', 'finish', 'release', 'extend', 'get', 'purgeExpired', 'listStuck', 'forceRelease', 'now'] as const;
+
+/**
+ * The MySQL operations a standalone store runs. The purge is the runtime's two steps: a lock-free
+ * read of candidates, then a primary-key DELETE that re-checks expiry (`purgeDelete`, one row).
+ */
+const MYSQL_OPERATIONS = ['claimUpsert', 'claimRead', 'finish', 'release', 'extend', 'get', 'purgeCandidates', 'listStuck', 'forceRelease', 'now'] as const;
+
+/**
+ * A runtime MySQL statement (`?` text, parameter names in order) written with `:name` holes, the
+ * form every standalone driver style is rendered from. The statements hold no other `?`.
+ * @example namedMysql({ text: 'SELECT ?', params: ['key'] }) // 'SELECT :key'
+ */
+export function namedMysql(statement: { readonly text: string; readonly params: readonly string[] }): string {
+  let index = 0;
+  const text = statement.text.replace(/\?/g, () => `:${statement.params[index++] as string}`);
+  if (index !== statement.params.length) throw new Error(`A MySQL statement has ${index} placeholders for ${statement.params.length} parameters.`);
+  return text;
+}
 
 /**
  * SQLite before 3.42 has no `unixepoch('subsec')`, and Debian 12's libsqlite3 and the xerial JDBC
@@ -51,10 +68,10 @@ export function contractStatements(store: 'postgresql' | 'mysql' | 'sqlite', tab
     const lite = sqliteContract(table);
     return Object.fromEntries(SQLITE_OPERATIONS.map((name) => [name, { text: lite.statements[name].split(lite.storeNow).join(SQLITE_NOW_COMPAT), style: 'named' }]));
   }
-  const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-  return Object.fromEntries(
-    mysqlStatements(table).map((s) => [camel(s.name), { text: s.sql.replace(/(?<![:\w]):([a-z][a-z0-9_]*)/g, (_m, p: string) => `:${camel(p)}`), style: 'named' as const }]),
-  );
+  const my = mysqlContract({ table });
+  const named: Record<string, ContractStatement> = Object.fromEntries(MYSQL_OPERATIONS.map((name) => [name, { text: namedMysql(my.statements[name]), style: 'named' as const }]));
+  named.purgeDelete = { text: namedMysql(my.purgeDelete(1)), style: 'named' };
+  return named;
 }
 
 /** The Redis operations a standalone store runs. */

@@ -3,6 +3,7 @@
  * types and the store's statements or scripts, as one JSON document. The templates are the same
  * for every project; only this data differs. Shared by the three emitters.
  */
+import { ADYEN_KEY_MAX_LENGTH, ADYEN_REFERENCE_MAX_LENGTH, STRIPE_KEY_MAX_LENGTH } from '@idempotency-builder/runtime/payments';
 import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 import { expectedFingerprint } from '../../design/plan/expected-fingerprint.js';
 import { sampleBodies } from '../../design/plan/samples.js';
@@ -94,6 +95,8 @@ export function projectData(plan: Plan, placeholders: Record<'postgresql' | 'mys
     problems: CONTRACT.problems,
     actions,
     paypalNamespace: plan.paypalNamespace,
+    // The runtime's provider key limits (payments/provider-keys.ts), so every language fits keys alike.
+    providerKeyLimits: { stripe: STRIPE_KEY_MAX_LENGTH, adyenKey: ADYEN_KEY_MAX_LENGTH, adyenReference: ADYEN_REFERENCE_MAX_LENGTH },
     statements,
     scripts: store === 'redis' ? contractScripts() : {},
     sample: { action: target.action.name, body: same, otherBody: different, fingerprint: expectedFingerprint(target, same) },

@@ -4,6 +4,7 @@
  */
 import type { Plan } from '../../design/plan/plan.js';
 import { STORE_IMPORTS } from './runtime-api.js';
+import { fingerprintTarget } from '../../design/plan/expected-fingerprint.js';
 
 const ms = (value: number) => value.toLocaleString('en-US').replace(/,/g, '_');
 
@@ -25,8 +26,26 @@ export function engineFile(plan: Plan): string {
     ...store.driverImports,
   ].join('\n');
   const setup = store.setup.length > 0 ? `\n${store.setup.join('\n')}\n` : '';
-  const create = plan.stack.store === 'postgresql' && plan.partitioned ? "createPostgresStore({ db: pool, layout: 'partitioned' })" : store.create;
-  const migrate = plan.stack.store === 'postgresql' ? '\n// Create the table once per environment: `await store.migrate()` (or psql -f db/idempotency_store.sql).' : '';
+  const create =
+    plan.stack.store === 'postgresql' && plan.partitioned
+      ? "createPostgresStore({ db: pool, layout: 'partitioned' })"
+      : plan.stack.store === 'dynamodb'
+        ? `createDynamoDbStore({ client, table: ${JSON.stringify(plan.table)} })`
+        : plan.stack.store === 'mongodb'
+          ? `createMongoStore({ db: mongo.db(), collection: ${JSON.stringify(plan.table)} })`
+          : plan.stack.store === 'mysql' && plan.table !== 'idempotency_store'
+            ? `createMysqlStore({ db: pool, table: ${JSON.stringify(plan.table)} })`
+            : store.create;
+  const migrate =
+    plan.stack.store === 'postgresql'
+      ? '\n// Create the table once per environment: `await store.migrate()` (or psql -f db/idempotency_store.sql).'
+      : plan.stack.store === 'mysql'
+        ? '\n// Create the table once per environment: `await store.migrate()` (GET_LOCK-guarded), or run db/idempotency_store.sql.'
+        : plan.stack.store === 'mongodb'
+          ? '\n// Create the indexes once per environment: `await store.migrate()`. This store was generated into the\n// project and NOT run against a MongoDB server by idempotency-builder (see mongo-store.ts).'
+          : plan.stack.store === 'dynamodb'
+            ? '\n// The table (partition key `pk`, TTL on `ttl`): createDynamoDbTable(client, { table }) or your IaC, as db/dynamodb-idempotency.json.'
+            : '';
   return `${header}
 ${setup}
 /** Per-action lease and retention; see the design document, sections 4 and 5. */
@@ -69,16 +88,12 @@ export const idempotency = createIdempotency({
  * The fingerprint's first two parts for an action: HTTP method and path, or kind and channel.
  * @example signatureOf(plan.actions[0]) // { method: 'POST', path: '/payments' }
  */
-export function signatureOf(a: Plan['actions'][number]): { method: string; path: string } {
-  const { action } = a;
-  if (action.kind === 'http' || action.kind === 'webhook') return { method: action.method ?? 'POST', path: action.route ?? `/${action.name}` };
-  return { method: action.kind.toUpperCase(), path: action.channel ?? action.name };
-}
+export const signatureOf = fingerprintTarget;
 
 /**
- * `fingerprints.ts`: one fingerprint per action over exactly its significant fields — the same
- * value the HTTP adapter computes for the route.
- * @example fingerprintsFile(plan).includes('fingerprintFields')
+ * `fingerprints.ts`: one fingerprint per action over exactly its significant fields (or the whole
+ * body when the code names none) — the same value the HTTP adapter computes for the route.
+ * @example fingerprintsFile(plan).includes('requestFingerprint')
  */
 export function fingerprintsFile(plan: Plan): string {
   const entries = plan.actions
@@ -87,12 +102,14 @@ export function fingerprintsFile(plan: Plan): string {
       return `  ${a.action.name}: { method: ${JSON.stringify(method)}, path: ${JSON.stringify(path)}, fields: ${JSON.stringify(a.action.significantFields)} },`;
     })
     .join('\n');
-  return `// Fingerprint utility: SHA-256 (hex) of [method, path, 'fields', SHA-256(canonical JSON of the
-// significant field values)], each part typed and length-prefixed. It equals what the
-// idempotency-builder HTTP adapters compute with \`fingerprint: { bodyFields }\`, and the Python, Go and
-// Java utilities produce the same bytes, so services in several languages can share one store.
-// Everything else in a request (timestamps, trace ids, auth headers) is deliberately left out.
-import { fingerprintFields, fingerprintJson } from '@idempotency-builder/runtime';
+  return `// Fingerprint utility: the runtime's own request fingerprint (requestFingerprint from
+// @idempotency-builder/runtime/http), so it equals what the HTTP adapters compute for the route:
+// [method, path, body part, query part], the body part being the significant fields (a missing
+// field differs from null) or, for an action whose code names no fields, the canonical JSON of the
+// whole body. The Python, Go and Java utilities produce the same bytes, so services in several
+// languages can share one store. Timestamps, trace ids and auth headers are left out.
+import { fingerprintJson } from '@idempotency-builder/runtime';
+import { requestFingerprint, resolveFingerprintOptions } from '@idempotency-builder/runtime/http';
 import type { ProtectedAction } from './idempotency.js';
 
 export const SIGNIFICANT: Record<ProtectedAction, { readonly method: string; readonly path: string; readonly fields: readonly string[] }> = {
@@ -110,12 +127,12 @@ function valueAt(body: unknown, path: string): unknown {
 
 /**
  * The fingerprint of one request. Pass the concrete request path when the route has parameters
- * (\`/orders/42/refund\`, not the pattern).
+ * (\`/orders/42/refund\`, not the pattern), and the raw query string when there is one.
  */
-export function fingerprint(action: ProtectedAction, body: unknown, path: string = SIGNIFICANT[action].path): string {
+export function fingerprint(action: ProtectedAction, body: unknown, path: string = SIGNIFICANT[action].path, query?: string): string {
   const { method, fields } = SIGNIFICANT[action];
-  const values = fields.map((field) => valueAt(body, field));
-  return fingerprintFields([method, path, 'fields', fingerprintJson(values, { exclude: [] })]);
+  const options = resolveFingerprintOptions(fields.length > 0 ? { bodyFields: fields } : {});
+  return requestFingerprint({ method, path, body, ...(query === undefined ? {} : { query }) }, options);
 }
 
 /** A field by dot path, for derived keys. */

@@ -22,7 +22,8 @@ function optionsBody(scopeLine: string): string {
   return `  return {
     idempotency,
 ${scopeLine}
-    fingerprint: { bodyFields: SIGNIFICANT[action].fields },
+    // No fields named in the code: the adapter's default, the whole body (canonical JSON).
+    fingerprint: SIGNIFICANT[action].fields.length > 0 ? { bodyFields: SIGNIFICANT[action].fields } : {},
     ...POLICIES[action],
 ${RATE_LIMIT}
   };`;

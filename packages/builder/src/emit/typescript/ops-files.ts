@@ -1,167 +1,241 @@
 /**
- * Generated TypeScript: message/cron workers, payment-provider key derivation, and the cleanup job.
+ * Generated TypeScript: message/cron workers and payment-provider keys on the runtime's entry
+ * points (consumers/*, schedules, functions, payments), and the cleanup job.
  */
 import type { Plan } from '../../design/plan/plan.js';
 
-const brokerNote: Record<string, string> = {
-  rabbitmq: `// RabbitMQ (amqplib): channel.consume(queue, async (msg) => {
-//   const outcome = await processMessage('…', { eventId: msg.properties.messageId, scope, body }, handle);
-//   if (outcome.kind === 'retry-later') return republishWithDelay(msg, outcome.delayMs); // or nack(msg, false, true)
-//   if (outcome.kind === 'dead-letter') return channel.nack(msg, false, false);       // to the DLX
-//   channel.ack(msg);
-// }); Publishers must set messageId (AMQP has no broker-assigned id).`,
-  kafka: `// Kafka: commit the offset only after processMessage() returned 'ack'; the event id comes from the
-// record's key or an 'event-id' header set by the producer, never from the offset.`,
-  sqs: `// SQS: DeleteMessage only after 'ack'; for 'retry-later' ChangeMessageVisibility to delayMs.
-// Keep the queue's visibility timeout above the action's leaseMs.`,
-  nats: `// NATS JetStream: msg.ack() after 'ack'; msg.nak(delayMs) for 'retry-later'; msg.term() for 'dead-letter'.
-// Keep AckWait above the action's leaseMs. The event id is the Nats-Msg-Id header.`,
-  bullmq: `// BullMQ: return normally after 'ack'; throw (with a backoff) for 'retry-later'; move to failed for
-// 'dead-letter'. The event id is the job id you pass to queue.add(name, data, { jobId }).`,
-};
+type Worker = Plan['actions'][number];
+
+/** One broker's entry point from `@idempotency-builder/runtime/consumers/<broker>`, as generated code calls it. */
+interface BrokerEntry {
+  readonly module: string;
+  readonly imports: string;
+  /** The exported function(s) for consumer actions. */
+  readonly body: string;
+}
+
+const RUN_OPTIONS = 'runOptions: POLICIES[action]';
+
+function brokerEntry(broker: string): BrokerEntry | undefined {
+  switch (broker) {
+    case 'rabbitmq':
+      return {
+        module: 'rabbitmq',
+        imports: 'startRabbitConsumer, type MessageHandler, type RabbitChannelLike, type RabbitConsumer, type RabbitMessageLike',
+        body: `/**
+ * Consumes the action's queue with manual acks: ack after the outcome is stored, a delayed
+ * requeue for an in-progress duplicate or a transient failure, reject (to the queue's
+ * x-dead-letter-exchange — declare one) for a permanent failure. The key is the producer's
+ * properties.messageId (publishers must set it; AMQP assigns none). Call channel.prefetch(n) first.
+ */
+export function startConsumer(action: ConsumerAction, channel: RabbitChannelLike, handler: MessageHandler<RabbitMessageLike, unknown>): Promise<RabbitConsumer> {
+  return startRabbitConsumer({ channel, queue: CHANNELS[action], idempotency, handler, ${RUN_OPTIONS} });
+}
+`,
+      };
+    case 'nats':
+      return {
+        module: 'jetstream',
+        imports: 'createJetStreamHandler, type JetStreamMessageLike, type MessageHandler',
+        body: `/**
+ * A per-message function for a JetStream consumer: ack after the outcome is stored, nak(delay)
+ * for an in-progress duplicate or a transient failure, term() for a permanent failure. The key is
+ * the Nats-Msg-Id header (the same id JetStream's own duplicate window uses). Keep the consumer's
+ * AckWait above the action's leaseMs.
+ *   const handle = consumerHandler('…', async (msg) => …); for await (const msg of await consumer.consume()) await handle(msg);
+ */
+export function consumerHandler(action: ConsumerAction, handler: MessageHandler<JetStreamMessageLike, unknown>) {
+  return createJetStreamHandler({ idempotency, handler, scope: CHANNELS[action], ${RUN_OPTIONS} });
+}
+`,
+      };
+    case 'kafka':
+      return {
+        module: 'kafka',
+        imports: 'createKafkaEachMessage, type ConsumeDecision, type KafkaRecordLike, type MessageHandler',
+        body: `/**
+ * A kafkajs eachMessage handler: the offset is committed only after the outcome is stored; a
+ * permanent failure goes to \`deadLetter\` (Kafka has no dead-letter queue: publish to a DLQ topic).
+ * The key is the producer's 'message-id' header, never the offset.
+ *   await consumer.run({ autoCommit: false, eachMessage: eachMessage('…', handler, deadLetter) });
+ */
+export function eachMessage(
+  action: ConsumerAction,
+  handler: MessageHandler<KafkaRecordLike, unknown>,
+  deadLetter: (record: KafkaRecordLike, decision: Extract<ConsumeDecision, { kind: 'dead-letter' }>) => Promise<void>,
+) {
+  return createKafkaEachMessage({ idempotency, handler, deadLetter, scope: CHANNELS[action], ${RUN_OPTIONS} });
+}
+`,
+      };
+    case 'sqs':
+      return {
+        module: 'sqs',
+        imports: 'createSqsBatchHandler, type MessageHandler, type SqsRecordLike',
+        body: `/**
+ * A Lambda SQS batch handler that reports partial batch failures (enable ReportBatchItemFailures):
+ * only messages whose outcome is stored are deleted. The key is the producer's 'message-id'
+ * message attribute. Keep the queue's visibility timeout above the action's leaseMs.
+ */
+export function sqsHandler(action: ConsumerAction, handler: MessageHandler<SqsRecordLike, unknown>) {
+  return createSqsBatchHandler({ idempotency, handler, scope: CHANNELS[action], ${RUN_OPTIONS} });
+}
+`,
+      };
+    case 'bullmq':
+      return {
+        module: 'bullmq',
+        imports: 'createBullmqProcessor, type BullJobLike, type MessageHandler',
+        body: `/**
+ * A BullMQ processor (new Worker(queue, processor(…))): the job completes only after its outcome is
+ * stored; an in-progress duplicate is moved to the delayed set; a permanent failure fails the job
+ * for good. The key is the job id: add jobs with an explicit { jobId } (auto ids are a counter).
+ */
+export function processor(action: ConsumerAction, handler: MessageHandler<BullJobLike, unknown>) {
+  return createBullmqProcessor({ idempotency, handler, scope: CHANNELS[action], ${RUN_OPTIONS} });
+}
+`,
+      };
+    default:
+      return undefined;
+  }
+}
 
 /**
- * `worker.ts`, or undefined when no action is a consumer, job or cron run.
- * @example workerFile(plan)?.includes('processMessage')
+ * `worker.ts`, or undefined when no action is a consumer, job or cron run. Consumers and jobs call
+ * the runtime's consumer entry point for the plan's broker (or makeIdempotent when the broker has
+ * none); scheduled runs call runScheduled and its node-cron / croner / BullMQ adapters.
+ * @example workerFile(plan)?.includes('@idempotency-builder/runtime/schedules')
  */
 export function workerFile(plan: Plan): string | undefined {
-  const workers = plan.actions.filter((a) => a.action.kind === 'consumer' || a.action.kind === 'job' || a.action.kind === 'cron');
-  if (workers.length === 0) return undefined;
-  const union = workers.map((a) => JSON.stringify(a.action.name)).join(' | ');
-  const note = brokerNote[plan.stack.broker] ?? '// Ack/commit/delete the message only after processMessage() returned { kind: "ack" }.';
-  return `// Message consumers and scheduled jobs: the message is acknowledged only after its outcome is
-// stored, so a crash means redelivery, and the redelivery finds the record instead of re-running.
-${note}
-import {
-  FingerprintMismatchError,
-  IdempotencyError,
-  InProgressError,
-  ReplayedFailureError,
-  type ActionContext,
-  type Idempotency,
-} from '@idempotency-builder/runtime';
-import { fingerprint } from './fingerprints.js';
-import { idempotency, POLICIES } from './idempotency.js';
+  const consumers = plan.actions.filter((a) => a.action.kind === 'consumer' || a.action.kind === 'job');
+  const crons = plan.actions.filter((a) => a.action.kind === 'cron');
+  if (consumers.length === 0 && crons.length === 0) return undefined;
+  const union = (list: readonly Worker[]) => list.map((a) => JSON.stringify(a.action.name)).join(' | ');
+  const entry = brokerEntry(plan.stack.broker);
+  const parts: string[] = [];
+  const imports: string[] = [];
+  parts.push(`// Message consumers and scheduled jobs on the idempotency-builder runtime's own entry points: a
+// message is acknowledged only after its outcome is stored, so a crash means redelivery and the
+// redelivery finds the record instead of re-running; an in-progress duplicate is redelivered later,
+// never dropped. Scheduled runs are keyed by the schedule slot (the fire time), never the clock.`);
+  if (consumers.length > 0) {
+    const channels = consumers.map((a) => `  ${a.action.name}: ${JSON.stringify(a.action.channel ?? a.action.name)},`).join('\n');
+    if (entry) {
+      imports.push(`import { ${entry.imports} } from '@idempotency-builder/runtime/consumers/${entry.module}';`);
+      parts.push(`export type ConsumerAction = ${union(consumers)};
 
-export type WorkerAction = ${union};
+/** Queue / subject / topic of each consumer, from the design; also its idempotency scope. */
+export const CHANNELS: Record<ConsumerAction, string> = {
+${channels}
+};
 
-export type Outcome =
-  | { readonly kind: 'ack'; readonly replayed: boolean }
-  | { readonly kind: 'retry-later'; readonly delayMs: number }
-  | { readonly kind: 'dead-letter'; readonly reason: string };
+${entry.body}`);
+    } else {
+      imports.push("import { makeIdempotent } from '@idempotency-builder/runtime/functions';");
+      parts.push(`export type ConsumerAction = ${union(consumers)};
 
+/** Queue / channel of each consumer, from the design; also its idempotency scope. */
+export const CHANNELS: Record<ConsumerAction, string> = {
+${channels}
+};
+
+/** A message as your transport delivers it: the producer-assigned id, identical on every redelivery. */
 export interface Message {
-  /** The producer-assigned event id (UUIDv4), identical on every redelivery. */
-  readonly eventId: string;
-  /** The owning user/account/tenant from the message, or 'global' for system events. */
-  readonly scope: string;
+  readonly id: string;
   readonly body: unknown;
 }
 
-const EVENT_ID = /^[A-Za-z0-9_.:~-]{1,180}$/;
-
-export async function processMessage(
-  action: WorkerAction,
-  message: Message,
-  handler: (context: ActionContext) => Promise<unknown>,
-  engine: Idempotency = idempotency,
-): Promise<Outcome> {
-  if (!EVENT_ID.test(message.eventId)) return { kind: 'dead-letter', reason: 'message has no usable event id' };
-  try {
-    const { replayed } = await engine.run(
-      { key: \`\${action}_\${message.eventId}\`, scope: message.scope, fingerprint: fingerprint(action, message.body) },
-      handler,
-      POLICIES[action],
-    );
-    return { kind: 'ack', replayed };
-  } catch (error) {
-    // Another worker holds it: never drop the message, the holder may still crash.
-    if (error instanceof InProgressError) return { kind: 'retry-later', delayMs: Math.max(error.retryAfterMs, 1000) };
-    if (error instanceof FingerprintMismatchError) return { kind: 'dead-letter', reason: 'same event id with a different payload (producer bug)' };
-    if (error instanceof ReplayedFailureError) return { kind: 'dead-letter', reason: \`permanent failure: \${error.message}\` };
-    if (error instanceof IdempotencyError) return { kind: 'retry-later', delayMs: 1000 };
-    return { kind: 'retry-later', delayMs: 5000 }; // transient: the claim was released
+/**
+ * Wraps your handler so it runs once per message id (the runtime's makeIdempotent). Acknowledge
+ * the message only after the returned promise resolved; on InProgressError redeliver it later
+ * (never drop it); on ReplayedFailureError or FingerprintMismatchError send it to your dead-letter path.
+ */
+export function idempotentConsumer<R>(action: ConsumerAction, handler: (message: Message) => Promise<R>) {
+  return makeIdempotent(handler, { idempotency, name: action, key: (message) => message.id, scope: CHANNELS[action], fingerprint: (message) => message.body, ...POLICIES[action] });
+}
+`);
+    }
   }
+  if (crons.length > 0) {
+    const bull = plan.stack.broker === 'bullmq';
+    imports.push(
+      `import { cronerJob, nodeCronTask, runScheduled, ${bull ? 'bullmqScheduledProcessor, ' : ''}type OverlapPolicy, type ScheduledContext } from '@idempotency-builder/runtime/schedules';`,
+    );
+    const schedules = crons.map((a) => `  ${a.action.name}: ${JSON.stringify(a.action.channel ?? '')},`).join('\n');
+    parts.push(`export type ScheduledAction = ${union(crons)};
+
+/** The schedule of each job, as the design records it (documentation: your scheduler owns it). */
+export const SCHEDULES: Record<ScheduledAction, string> = {
+${schedules}
+};
+
+type Job<T> = (context: ScheduledContext) => T | Promise<T>;
+
+/**
+ * One run per schedule slot across every instance. \`slot\` is the fire time from the schedule.
+ * overlap: 'skip' (default) leaves a slot out while the previous run still holds the job,
+ * 'wait' waits for it, 'takeover' takes over a crashed or stalled run once its lease lapsed.
+ */
+export function runSlot<T>(action: ScheduledAction, slot: Date, job: Job<T>, overlap: OverlapPolicy = 'skip') {
+  return runScheduled(idempotency, action, slot, job, { overlap, ...POLICIES[action] });
 }
 
-/** Scheduled runs: the key is the schedule slot (the fire time), never the clock at start. */
-export async function runScheduled(
-  action: WorkerAction,
-  slot: Date,
-  handler: (context: ActionContext) => Promise<unknown>,
-  engine: Idempotency = idempotency,
-): Promise<'ran' | 'replayed' | 'skipped'> {
-  const slotId = \`\${slot.toISOString().slice(0, 16)}Z\`;
-  try {
-    const { replayed } = await engine.run(
-      { key: \`\${action}_\${slotId}\`, scope: 'global', fingerprint: fingerprint(action, { slot: slotId }) },
-      handler,
-      POLICIES[action],
-    );
-    return replayed ? 'replayed' : 'ran';
-  } catch (error) {
-    if (error instanceof InProgressError) return 'skipped'; // an overlapping run owns this slot
-    throw error;
-  }
+/** node-cron 4: cron.schedule(SCHEDULES.x, nodeCron('x', job)) on every instance; each slot runs once. */
+export function nodeCron<T>(action: ScheduledAction, job: Job<T>, overlap: OverlapPolicy = 'skip') {
+  return nodeCronTask(idempotency, action, job, { overlap, ...POLICIES[action] });
 }
-`;
+
+/** croner 11: new Cron(SCHEDULES.x, { catch: true }, croner('x', job)). */
+export function croner<T>(action: ScheduledAction, job: Job<T>, overlap: OverlapPolicy = 'skip') {
+  return cronerJob(idempotency, action, job, { overlap, ...POLICIES[action] });
+}
+${bull ? `
+/** BullMQ job schedulers (queue.upsertJobScheduler): new Worker(queue, bullmqScheduled('x', job)). */
+export function bullmqScheduled<T>(action: ScheduledAction, job: Job<T>, overlap: OverlapPolicy = 'skip') {
+  return bullmqScheduledProcessor(idempotency, job, { jobName: action, overlap, ...POLICIES[action] });
+}
+` : ''}`);
+  }
+  imports.push("import { idempotency, POLICIES } from './idempotency.js';");
+  return `${parts[0]}\n${imports.join('\n')}\n\n${parts.slice(1).join('\n')}`;
 }
 
 /**
- * `provider-keys.ts`, or undefined without payment providers.
- * @example providerKeysFile(plan)?.includes('paypalRequestId')
+ * `provider-keys.ts`, or undefined when the runtime's `/payments` functions suffice as they are.
+ * Stripe and Adyen keys are imported from '@idempotency-builder/runtime/payments' directly; this
+ * file only binds the service's PayPal namespace and derives bank-transfer ids (which the runtime
+ * does not cover).
+ * @example providerKeysFile(plan)?.includes('PAYPAL_NAMESPACE')
  */
 export function providerKeysFile(plan: Plan): string | undefined {
-  const providers = new Set(plan.actions.flatMap((a) => (a.action.provider ? [a.action.provider] : [])));
+  const providers = new Set(plan.actions.flatMap((a) => (a.action.provider && a.action.kind !== 'webhook' ? [a.action.provider] : [])));
   for (const provider of plan.answers.paymentProviders) providers.add(provider);
-  if (providers.size === 0) return undefined;
+  if (!providers.has('paypal') && !providers.has('bank-transfer')) return undefined;
   const parts: string[] = [];
-  parts.push(`// Provider-side keys, derived deterministically from the local key. A retry must never mint a
-// fresh provider reference: the same local key always maps to the same provider key, so the
-// provider deduplicates the same logical request the local store does.
-import { createHash } from 'node:crypto';${providers.has('paypal') ? "\nimport { v5 as uuidv5 } from 'uuid';" : ''}
-
-/** The full logical key {scope}_{action}_{intent}: scope included, because provider keys are account-wide. */
-export function fullKey(scope: string, storedKey: string): string {
-  return \`\${scope}_\${storedKey}\`;
-}
-
-const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
+  const runtimeImports = [...(providers.has('paypal') ? ['paypalRequestId as runtimePaypalRequestId'] : []), ...(providers.has('bank-transfer') ? ['intentMaterial'] : []), 'type IntentId'];
+  parts.push(`// Provider keys come from the runtime (@idempotency-builder/runtime/payments): stripeIdempotencyKey,
+// adyenIdempotencyKey, adyenReference and paypalRequestId derive them from (scope, key[, step]), so
+// a retry never mints a fresh provider reference. This file only fixes what is this service's own.
+${providers.has('bank-transfer') ? "import { createHash } from 'node:crypto';\n" : ''}import { ${runtimeImports.join(', ')} } from '@idempotency-builder/runtime/payments';
 `);
-  if (providers.has('stripe')) {
-    parts.push(`/** Stripe Idempotency-Key (max 255 chars; Stripe keeps it for at least 24 h). */
-export function stripeIdempotencyKey(key: string): string {
-  return key.length <= 255 ? key : \`sha256-\${sha256Hex(key)}\`;
-}
-`);
-  }
-  if (providers.has('adyen')) {
-    parts.push(`/** Adyen Idempotency-Key (max 64 chars): longer keys map to their SHA-256 hex, exactly 64 chars. */
-export function adyenIdempotencyKey(key: string): string {
-  return key.length <= 64 ? key : sha256Hex(key);
-}
-
-/** Adyen merchant reference for one step: {key}_{step}, or base64url(SHA-256(key))_{step} beyond 80 chars. */
-export function adyenReference(key: string, step: number): string {
-  const direct = \`\${key}_\${step}\`;
-  return direct.length <= 80 ? direct : \`\${createHash('sha256').update(key).digest('base64url')}_\${step}\`;
-}
-`);
-  }
   if (providers.has('paypal')) {
     parts.push(`/** Fixed for this service forever: changing it changes every PayPal-Request-Id. */
 export const PAYPAL_NAMESPACE = '${plan.paypalNamespace}';
 
-/** PayPal-Request-Id = UUIDv5(namespace, key). */
-export function paypalRequestId(key: string): string {
-  return uuidv5(key, PAYPAL_NAMESPACE);
+/** PayPal-Request-Id = UUIDv5(PAYPAL_NAMESPACE, the intent): pass it as the SDK's paypalRequestId. */
+export function paypalRequestId(intent: IntentId): string {
+  return runtimePaypalRequestId(intent, PAYPAL_NAMESPACE);
 }
 `);
   }
   if (providers.has('bank-transfer')) {
-    parts.push(`/** ISO 20022 EndToEndId (max 35 chars): the first 35 hex chars of SHA-256(key) — 140 bits. */
-export function endToEndId(key: string): string {
-  return sha256Hex(key).slice(0, 35);
+    parts.push(`/**
+ * ISO 20022 EndToEndId (max 35 chars): the first 35 hex chars of SHA-256 of the runtime's intent
+ * material — 140 bits. Builder-written: the runtime derives no bank-transfer ids.
+ */
+export function endToEndId(intent: IntentId): string {
+  return createHash('sha256').update(intentMaterial(intent)).digest('hex').slice(0, 35);
 }
 `);
   }

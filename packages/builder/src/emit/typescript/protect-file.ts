@@ -1,6 +1,7 @@
 /**
- * Generated TypeScript: the framework-neutral HTTP flow (resolve the key, claim, run, store,
- * replay). Each framework's glue file is a few lines around `protect()`.
+ * Generated TypeScript: the framework-neutral HTTP flow for routes keyed by content (resolve the
+ * derived key, claim, run, store, replay). Header-keyed routes use the runtime's framework adapter
+ * and webhooks its createWebhookHandler (webhook-file.ts).
  */
 import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 
@@ -15,38 +16,19 @@ export function intentRule(a: ActionPlan): 'header' | 'derived' | 'event' {
   return a.action.keySource === 'derived' ? 'derived' : 'header';
 }
 
-function eventIdExpression(a: ActionPlan): string {
-  if (a.action.provider === 'adyen') {
-    return `(() => {
-      const item = (body.notificationItems as { NotificationRequestItem?: { pspReference?: unknown; eventCode?: unknown } }[] | undefined)?.[0]?.NotificationRequestItem;
-      return typeof item?.pspReference === 'string' && typeof item.eventCode === 'string' ? \`\${item.pspReference}-\${item.eventCode}\` : undefined;
-    })()`;
-  }
-  return `(typeof body.id === 'string' ? body.id : undefined)`;
-}
-
 /**
- * `protect.ts`, or undefined when no action is served over HTTP.
+ * `protect.ts`, or undefined when no HTTP route derives its key from the content.
  * @example protectFile(plan)?.includes('export async function protect')
  */
 export function protectFile(plan: Plan): string | undefined {
-  // Header-keyed routes use the runtime's framework adapter; protect() covers keys it cannot read.
-  const http = plan.actions.filter((a) => isHttp(a) && intentRule(a) !== 'header');
+  const http = plan.actions.filter((a) => a.action.kind === 'http' && intentRule(a) === 'derived');
   if (http.length === 0) return undefined;
   const union = http.map((a) => JSON.stringify(a.action.name)).join(' | ');
-  const rules = http.map((a) => `  ${a.action.name}: '${intentRule(a)}',`).join('\n');
-  const derivedFields = http
-    .filter((a) => intentRule(a) === 'derived')
-    .map((a) => `  ${a.action.name}: ${JSON.stringify(a.action.significantFields)},`)
-    .join('\n');
-  const webhooks = http.filter((a) => a.action.kind === 'webhook');
-  const eventCases = webhooks
-    .map((a) => `    case ${JSON.stringify(a.action.name)}:\n      return { id: ${eventIdExpression(a)}, scope: \`${a.action.provider ?? 'webhook'}:\${typeof body.account === 'string' ? body.account : 'platform'}\` };`)
-    .join('\n');
-  return `// The lock-check-process-store flow for HTTP routes whose key is not a header (server-derived keys,
-// webhooks): resolve the key, claim it, run the handler once, store its result, replay it.
-// Call it from the route handler and send what it returns, e.g. in Express:
-//   const result = await protect({ action: 'stripeWebhook', scope: undefined, body: event }, handle);
+  const derivedFields = http.map((a) => `  ${a.action.name}: ${JSON.stringify(a.action.significantFields)},`).join('\n');
+  return `// The lock-check-process-store flow for HTTP routes whose key the server derives from the request
+// content (no Idempotency-Key header): derive the key, claim it, run the handler once, store its
+// result, replay it. Call it from the route handler and send what it returns, e.g. in Express:
+//   const result = await protect({ action: '${http[0]?.action.name}', scope: req.user?.id, body: req.body }, handle);
 //   res.status(result.status).set(result.headers ?? {}).json(result.body);
 import { deriveIntent, IdempotencyError, type ActionContext, type Idempotency } from '@idempotency-builder/runtime';
 import { problemAnswer, problemForError } from '@idempotency-builder/runtime/contract';
@@ -62,17 +44,10 @@ export interface HttpResult {
 
 export type HttpAction = ${union};
 
-/** Where each action's intent id comes from (design document, section 2). */
-const INTENT: Record<HttpAction, 'derived' | 'event'> = {
-${rules}
-};
-
-/** Intent fields of server-derived keys: the key is the SHA-256 of these. */
-const DERIVED: Partial<Record<HttpAction, readonly string[]>> = {
+/** Intent fields of server-derived keys (design document, section 2): the key is the SHA-256 of these. */
+const DERIVED: Record<HttpAction, readonly string[]> = {
 ${derivedFields}
 };
-
-const EVENT_ID = /^[A-Za-z0-9_.:~-]{1,180}$/;
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -85,25 +60,6 @@ export interface HttpInput {
   readonly body: unknown;
 }
 
-/** Webhooks: the provider event id (read after the signature is verified) and the provider account. */
-function webhookEvent(action: HttpAction, body: Body): { id: string | undefined; scope: string } | undefined {
-  switch (action) {
-${eventCases || '    // (no webhook actions)'}
-    default:
-      return undefined;
-  }
-}
-
-function intentOf(action: HttpAction, body: Body): string | HttpResult {
-  if (INTENT[action] === 'derived') {
-    return deriveIntent((DERIVED[action] ?? []).map((path) => fieldValue(body, path)));
-  }
-  const id = webhookEvent(action, body)?.id;
-  // The event id is the idempotency key: a payload without a usable one has a malformed key.
-  if (!id || !EVENT_ID.test(id)) return problemAnswer('invalid_key');
-  return id;
-}
-
 /**
  * Runs \`handler\` at most once per (scope, key) while the record lives. Duplicates get the stored
  * result (with Idempotent-Replayed: true) or a problem+json answer; 5xx results are not stored.
@@ -114,13 +70,11 @@ export async function protect(
   engine: Idempotency = idempotency,
 ): Promise<HttpResult> {
   const body: Body = input.body !== null && typeof input.body === 'object' ? (input.body as Body) : {};
-  const intent = intentOf(input.action, body);
-  if (typeof intent !== 'string') return intent;
-  const scope = INTENT[input.action] === 'event' ? webhookEvent(input.action, body)?.scope : input.scope;
-  if (!scope) return problemAnswer('unauthenticated');
+  if (!input.scope) return problemAnswer('unauthenticated');
+  const intent = deriveIntent(DERIVED[input.action].map((path) => fieldValue(body, path)));
   try {
     const { value, replayed } = await engine.run<HttpResult>(
-      { key: \`\${input.action}_\${intent}\`, scope, fingerprint: fingerprint(input.action, body, input.path) },
+      { key: \`\${input.action}_\${intent}\`, scope: input.scope, fingerprint: fingerprint(input.action, body, input.path) },
       handler,
       { ...POLICIES[input.action], shouldStore: (result) => result.status < 500 },
     );

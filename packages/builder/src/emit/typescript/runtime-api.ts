@@ -6,8 +6,10 @@ import { createRequire } from 'node:module';
 import type { StoreKind } from '../../design/plan/stack.js';
 
 export interface StoreImport {
-  /** e.g. `@idempotency-builder/runtime/postgres`. */
+  /** e.g. `@idempotency-builder/runtime/postgres`; `./mongo-store.js` for the store generated into the project. */
   readonly module: string;
+  /** True when `module` is generated into the user's project (MongoDB), not a runtime subpath. */
+  readonly generated?: boolean;
   readonly factory: string;
   /** Driver import lines the setup needs. */
   readonly driverImports: readonly string[];
@@ -62,12 +64,15 @@ export const STORE_IMPORTS: Record<StoreKind, StoreImport> = {
     create: "createDynamoDbStore({ client, table: 'idempotency_store' })",
     packages: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
   },
+  // The runtime ships no MongoDB store: mongo-store.ts is generated into the project (mongo-store-file.ts).
   mongodb: {
-    module: '@idempotency-builder/runtime/mongodb',
+    module: './mongo-store.js',
+    generated: true,
     factory: 'createMongoStore',
     driverImports: ["import { MongoClient } from 'mongodb';"],
-    setup: ["const mongo = new MongoClient(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');"],
-    create: "createMongoStore({ collection: mongo.db().collection('idempotency_store') })",
+    // MongoClient connects on first use: importing this module opens no connection.
+    setup: ["const mongo = new MongoClient(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/app');"],
+    create: 'createMongoStore({ db: mongo.db() })',
     packages: ['mongodb'],
   },
 };

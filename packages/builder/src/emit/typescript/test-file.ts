@@ -4,6 +4,38 @@
  */
 import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 import { sampleBodies } from '../../design/plan/samples.js';
+import { sagaFactoryName } from './saga-file.js';
+
+/** The saga scenario on the generated saga and the runtime's memory store. */
+function sagaTest(a: ActionPlan): string {
+  const steps = a.saga?.steps ?? [];
+  const second = steps[1]?.name ?? '';
+  const entries = steps
+    .map((step) =>
+      step.name === second
+        ? `      ${JSON.stringify(step.name)}: { run: async () => { ran.push(${JSON.stringify(step.name)}); if (failNext) { failNext = false; throw new Error('provider timeout'); } return 'done'; } },`
+        : `      ${JSON.stringify(step.name)}: { run: async () => { ran.push(${JSON.stringify(step.name)}); return 'done'; } },`,
+    )
+    .join('\n');
+  const expected = [...steps.map((s) => s.name).slice(0, 2), ...steps.map((s) => s.name).slice(1)];
+  return `
+  it('Saga step 2 fails, retry the saga: resumes from step 2, does not repeat step 1', async () => {
+    const clock = { now: Date.parse('2025-06-01T10:00:00Z') };
+    const engine = createIdempotency({ store: createMemoryStore({ clock: () => clock.now }), leaseMs: 30_000, ttlMs: 86_400_000, heartbeat: false, isPermanent: (e) => e instanceof PermanentError });
+    const ran: string[] = [];
+    let failNext = true; // step 2 fails once, transiently (a timeout): nothing is rolled back
+    const saga = ${sagaFactoryName(a)}({
+${entries}
+    }, engine);
+    const request = { key: \`${a.action.name}_\${randomUUID()}\`, scope: 'usr-1', fingerprint: fingerprint(${JSON.stringify(a.action.name)}, BODY) };
+    await expect(saga.run(request, BODY)).rejects.toThrow('provider timeout');
+    const outcome = await saga.run(request, BODY);
+    expect(outcome.state).toBe('COMPLETED');
+    expect(ran).toEqual(${JSON.stringify(expected)});
+    expect((await saga.status(request.key, request.scope))?.state).toBe('COMPLETED');
+  });
+`;
+}
 
 function subject(plan: Plan): ActionPlan {
   return plan.actions.find((a) => a.action.kind === 'http' && a.action.keySource !== 'derived') ?? (plan.actions[0] as ActionPlan);
@@ -17,7 +49,7 @@ export function testFile(plan: Plan, framework: 'vitest' | 'jest'): string {
   const target = subject(plan);
   const name = target.action.name;
   const { same, different } = sampleBodies(target.action);
-  const hasSaga = plan.actions.some((a) => a.saga);
+  const saga = plan.actions.find((a) => a.saga !== undefined);
   const importLine = framework === 'jest' ? "import { describe, expect, it } from '@jest/globals';" : "import { describe, expect, it } from 'vitest';";
   return `// Idempotency test scenarios (design document, section 11) for \`${name}\`, on the runtime's
 // in-memory store with a controllable clock. Replace the counting handler with your real action
@@ -29,7 +61,7 @@ import { problemForError } from '@idempotency-builder/runtime/contract';
 import { createMemoryStore } from '@idempotency-builder/runtime/memory';
 import { fingerprint } from './fingerprints.js';
 import { PermanentError, POLICIES } from './idempotency.js';
-
+${saga ? `import { ${sagaFactoryName(saga)} } from './sagas.js';\n` : ''}
 const ACTION = ${JSON.stringify(name)} as const;
 const { leaseMs, ttlMs } = POLICIES[ACTION];
 const BODY = ${JSON.stringify(same)};
@@ -131,10 +163,6 @@ describe(\`\${ACTION} idempotency\`, () => {
     expect(retry.replayed).toBe(false);
     expect(t.runs()).toBe(1);
   });
-${hasSaga ? `
-  // Needs your saga runner: run the saga, fail step 2 permanently once, retry with the same key,
-  // and assert step 1's side effect happened once and step 2 ran again with the same sub-key.
-  it.todo('Saga step 2 fails, retry the saga: resumes from step 2, does not repeat step 1');
-` : ''}});
+${saga ? sagaTest(saga) : ''}});
 `;
 }

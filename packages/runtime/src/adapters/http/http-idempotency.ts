@@ -10,11 +10,13 @@ import { IdempotencyError, StoreUnavailableError } from '../../core/errors.js';
 import { GLOBAL_SCOPE } from '../../core/key.js';
 import { redact } from '../../core/logger.js';
 import { createHttpSerializer, replayOf, type HttpResponse } from './http-response.js';
-import { parseIdempotencyKey } from './key-header.js';
+import { bodyKeyRequired, keyFromBody } from './key-from-body.js';
+import { parseIdempotencyKey, type ParsedKey } from './key-header.js';
 import { resolveHttpOptions, type HttpIdempotencyOptions, type ResolvedHttpOptions } from './options.js';
 import { problemResponse, refusalResponse, type ProblemCode } from './problem.js';
 import { httpFingerprint } from './request-fingerprint.js';
 import { PASSTHROUGH_METHODS, type HttpRequestView } from './request-view.js';
+import { decideStore, notifyReplay } from './response-hooks.js';
 
 /** What the adapter does next. */
 export type HttpOutcome =
@@ -118,10 +120,24 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
     return null;
   }
 
+  /** The key from the header, or from the body when `key: { fromBody }` is set (read before any claim). */
+  async function keyOf(request: HttpRequestView): Promise<ParsedKey> {
+    const { maxKeyLength } = idempotency.options;
+    if (resolved.keyFromBody === null) return parseIdempotencyKey(request.header(resolved.header), maxKeyLength);
+    return keyFromBody(await request.body(), resolved.keyFromBody, maxKeyLength);
+  }
+
   async function begin(ctx: Ctx, request: HttpRequestView, beginOptions: HandleOptions = {}): Promise<HttpBegin> {
     if (PASSTHROUGH_METHODS.has(request.method)) return PASS;
-    const parsed = parseIdempotencyKey(request.header(resolved.header), idempotency.options.maxKeyLength);
-    if (parsed.kind === 'missing') return resolved.required ? respond('key_required') : PASS;
+    // The engine switched off for tests (warned at its creation): no key needed, nothing claimed.
+    if (idempotency.options.enabled === false) return PASS;
+    if (resolved.skip !== null && (await resolved.skip(ctx, request))) return PASS;
+    const parsed = await keyOf(request);
+    if (parsed.kind === 'missing') {
+      if (!resolved.required) return PASS;
+      if (resolved.keyFromBody === null) return respond('key_required');
+      return { kind: 'respond', response: bodyKeyRequired(resolved.keyFromBody.join('.'), profile, problemTypeBase) };
+    }
     if (parsed.kind === 'invalid') return respond('invalid_key');
     const who = await principal(ctx, request);
     if (who === null) return respond('unauthenticated');
@@ -146,7 +162,10 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
       if (error instanceof IdempotencyError) return refusal(error);
       throw error;
     }
-    if (begun.outcome === 'replayed') return { kind: 'respond', response: replayOf(begun.value) };
+    if (begun.outcome === 'replayed') {
+      if (resolved.onReplay !== null) notifyReplay(resolved.onReplay, ctx, request, begun.value, logger, parsed.key);
+      return { kind: 'respond', response: replayOf(begun.value) };
+    }
     const held = begun;
     const limited = await rateLimited(held, who);
     if (limited) return limited;
@@ -164,8 +183,17 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
         // The handler's response is the truth about what happened; only recording it can fail
         // (store down, lease lost, execution time over). It is sent either way.
         try {
-          if (resolved.storeStatus(response.status)) await held.complete(response);
-          else await held.release();
+          if (!resolved.storeStatus(response.status)) {
+            await held.release();
+            return;
+          }
+          if (resolved.beforeStore === null) {
+            await held.complete(response);
+            return;
+          }
+          const decision = await decideStore(resolved.beforeStore, ctx, request, response, logger, parsed.key);
+          if (decision.store === null) await held.release();
+          else await held.complete(decision.store);
         } catch (error) {
           logger.warn(
             { key: redact(parsed.key), error: error instanceof Error ? error.message : String(error) },
@@ -175,8 +203,10 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
       },
       async abandon(error) {
         // The handler's own error (the framework answers it): give the key back, or record a
-        // failure the engine classifies as permanent. Never throws: the handler's error matters more.
-        if (!held.lost && classify(error) === 'permanent') await held.fail(error).catch(() => undefined);
+        // failure the engine classifies as permanent (every failure under serverErrors: 'store',
+        // since the handler may have half-done its work). Never throws: the handler's error matters more.
+        const record = resolved.serverErrors === 'store' || classify(error) === 'permanent';
+        if (!held.lost && record) await held.fail(error).catch(() => undefined);
         else await held.release();
       },
     };

@@ -27,10 +27,12 @@ export {
 } from './http-response.js';
 export {
   httpFingerprint,
+  requestFingerprint,
   resolveFingerprintOptions,
   DEFAULT_FINGERPRINT,
   type HttpFingerprintOptions,
   type ResolvedFingerprintOptions,
+  type RequestParts,
 } from './request-fingerprint.js';
 export {
   nodeRequestView,

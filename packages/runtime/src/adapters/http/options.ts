@@ -2,10 +2,12 @@
 import type { Idempotency } from '../../core/engine.js';
 import { InvalidOptionsError } from '../../core/errors.js';
 import { DEFAULT_REPLAY_HEADERS, FORBIDDEN_REPLAY_HEADERS } from './http-response.js';
+import { resolveKeySource, type KeySource } from './key-from-body.js';
 import { createNewKeyLimiter, type NewKeyLimiter, type NewKeyRateLimitOptions } from './new-key-rate-limit.js';
 import { DEFAULT_PROBLEM_TYPE_BASE, type HttpProfile } from './problem.js';
 import { resolveFingerprintOptions, type HttpFingerprintOptions, type ResolvedFingerprintOptions } from './request-fingerprint.js';
 import type { HttpRequestView } from './request-view.js';
+import type { BeforeStoreHook, OnReplayHook } from './response-hooks.js';
 
 /**
  * The authenticated principal of a request (user, account or tenant id), or nothing. Declared as
@@ -15,6 +17,11 @@ import type { HttpRequestView } from './request-view.js';
 export type PrincipalResolver<Ctx> = {
   resolve(ctx: Ctx, request: HttpRequestView): string | null | undefined | Promise<string | null | undefined>;
 }['resolve'];
+
+/** True: bypass idempotency for this request. A method type, for bivariance like `PrincipalResolver`. */
+export type SkipPredicate<Ctx> = {
+  skip(ctx: Ctx, request: HttpRequestView): boolean | Promise<boolean>;
+}['skip'];
 
 export interface HttpIdempotencyOptions<Ctx> {
   /** The engine: `createIdempotency({ store, leaseMs, ttlMs, onExpired })`. */
@@ -29,6 +36,21 @@ export interface HttpIdempotencyOptions<Ctx> {
   readonly owner?: PrincipalResolver<Ctx>;
   /** Header carrying the key. Default `Idempotency-Key`. */
   readonly header?: string;
+  /**
+   * Take the key from the body instead of a header: `{ fromBody: 'order.id' }` (a string or an
+   * integer at that path). Absent: 400 `key_required` (or unprotected with `required: false`).
+   * Not with `header`. Default: the header.
+   */
+  readonly key?: KeySource;
+  /**
+   * Requests this returns true for bypass idempotency entirely (run unprotected, nothing claimed):
+   * health checks, admin tools, internal retries that bring their own dedup. Default: none.
+   */
+  readonly skip?: SkipPredicate<Ctx>;
+  /** Observe each replay (logs, metrics); see response-hooks.ts. Errors are logged, never sent. */
+  readonly onReplay?: OnReplayHook<Ctx>;
+  /** Adjust (return a response) or veto (`false`) what is recorded; see response-hooks.ts. */
+  readonly beforeStore?: BeforeStoreHook<Ctx>;
   /** Without a key: `true` answers 400, `false` runs the handler unprotected. Default true. */
   readonly required?: boolean;
   /** `spec` (default): a reused key with other parameters is 409; `ietf`: 422. */
@@ -36,10 +58,15 @@ export interface HttpIdempotencyOptions<Ctx> {
   readonly fingerprint?: HttpFingerprintOptions;
   /**
    * Which handler statuses are stored and replayed. Default: 2xx, 3xx and the deterministic 4xx
-   * (400, 404, 405, 410, 413, 414, 415, 422). 5xx is never stored, whatever this says: the lease
-   * is released and the same key runs again.
+   * (400, 404, 405, 410, 413, 414, 415, 422). A 5xx is decided by `serverErrors`, whatever this says.
    */
   readonly storeStatus?: (status: number) => boolean;
+  /**
+   * A 5xx (or a thrown handler) once the handler began: `'release'` (default) gives the key back
+   * and the retry runs again; `'store'` records it and replays it (Stripe's rule: a half-done
+   * side effect is never run twice). A thrown handler is then replayed as a 500 `replayed_failure`.
+   */
+  readonly serverErrors?: 'release' | 'store';
   /** Response headers kept for replay. Default `DEFAULT_REPLAY_HEADERS`. */
   readonly replayHeaders?: readonly string[];
   /**
@@ -69,6 +96,12 @@ export interface ResolvedHttpOptions<Ctx> {
   readonly owner: PrincipalResolver<Ctx> | null;
   /** Lower-case header name. */
   readonly header: string;
+  /** The body path of the key, or null: the header. */
+  readonly keyFromBody: readonly string[] | null;
+  readonly skip: SkipPredicate<Ctx> | null;
+  readonly onReplay: OnReplayHook<Ctx> | null;
+  readonly beforeStore: BeforeStoreHook<Ctx> | null;
+  readonly serverErrors: 'release' | 'store';
   readonly required: boolean;
   readonly profile: HttpProfile;
   readonly fingerprint: ResolvedFingerprintOptions;
@@ -149,6 +182,13 @@ export function resolveHttpOptions<Ctx>(options: HttpIdempotencyOptions<Ctx>): R
     fail('Option "storeStatus" must be a function (status) => boolean.');
   }
   const storeStatus = options.storeStatus ?? defaultStoreStatus;
+  const serverErrors = options.serverErrors ?? 'release';
+  if (serverErrors !== 'release' && serverErrors !== 'store') fail('Option "serverErrors" must be "release" or "store".');
+  for (const hook of ['skip', 'onReplay', 'beforeStore'] as const) {
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') fail(`Option "${hook}" must be a function.`);
+  }
+  if (options.key !== undefined && options.header !== undefined) fail('Options "key" and "header" exclude each other: the key comes from one place.');
+  const keyFromBody = options.key === undefined ? null : resolveKeySource(options.key);
   const problemTypeBase = options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE;
   if (typeof problemTypeBase !== 'string' || problemTypeBase === '') fail('Option "problemTypeBase" must be a non-empty string.');
   const leaseMs = optionalInteger('leaseMs', options.leaseMs, 10);
@@ -164,10 +204,15 @@ export function resolveHttpOptions<Ctx>(options: HttpIdempotencyOptions<Ctx>): R
     scope,
     owner: options.owner ?? null,
     header: header.toLowerCase(),
+    keyFromBody,
+    skip: options.skip ?? null,
+    onReplay: options.onReplay ?? null,
+    beforeStore: options.beforeStore ?? null,
+    serverErrors,
     required: options.required ?? true,
     profile,
     fingerprint: resolveFingerprintOptions(options.fingerprint),
-    storeStatus: (status) => status < 500 && storeStatus(status),
+    storeStatus: (status) => (status >= 500 ? serverErrors === 'store' && status <= 599 : storeStatus(status)),
     replayHeaders: resolveReplayHeaders(options.replayHeaders),
     maxBodyBytes: optionalInteger('maxBodyBytes', options.maxBodyBytes, 0) ?? DEFAULT_MAX_BODY_BYTES,
     waitMs: optionalInteger('waitMs', options.waitMs, 0) ?? 0,

@@ -107,6 +107,29 @@ function queryPart(query: string | undefined, selection: boolean | readonly stri
   return ['query', fingerprintJson(pairs, { exclude: [] })];
 }
 
+/** A request as the fingerprint sees it, its body already read (JSON parsed, form fields, text or bytes). */
+export interface RequestParts {
+  readonly method: string;
+  /** The path without the query string. */
+  readonly path: string;
+  readonly body: unknown;
+  /** The raw query string without `?`, or undefined. */
+  readonly query?: string;
+  /** Header lookup for `options.headers` (lower-case names). */
+  readonly header?: (name: string) => string | undefined;
+}
+
+/**
+ * The fingerprint of a request whose body is already read: the one definition every adapter, the
+ * builder's documents and its generated code share.
+ * @example requestFingerprint({ method: 'POST', path: '/payments', body: { amount: 4999 } }, resolveFingerprintOptions({ bodyFields: ['amount'] }))
+ */
+export function requestFingerprint(parts: RequestParts, options: ResolvedFingerprintOptions = DEFAULT_FINGERPRINT): string {
+  const [kind, digest] = bodyPart(parts.body, options);
+  const headers = options.headers.map((name) => parts.header?.(name));
+  return fingerprintFields([parts.method, parts.path, kind, digest, ...headers, ...queryPart(parts.query, options.query ?? true)]);
+}
+
 /**
  * SHA-256 hex of one request's intent. A body it cannot hash throws `RequestBodyError`
  * (`invalid_body`, `unsupported_media_type` or `body_too_large`), before anything is claimed.
@@ -122,9 +145,7 @@ export async function httpFingerprint(view: HttpRequestView, options: ResolvedFi
     if (body instanceof Uint8Array || typeof body === 'string') {
       body = interpretBody(typeof body === 'string' ? utf8.encode(body) : body, view.header('content-type'));
     }
-    const [kind, digest] = bodyPart(body, options);
-    const headers = options.headers.map((name) => view.header(name));
-    return fingerprintFields([view.method, view.path, kind, digest, ...headers, ...queryPart(view.query, options.query ?? true)]);
+    return requestFingerprint({ method: view.method, path: view.path, body, query: view.query, header: (name) => view.header(name) }, options);
   } catch (error) {
     throw asRequestBodyError(error) ?? error;
   }

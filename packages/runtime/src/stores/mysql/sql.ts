@@ -39,7 +39,9 @@ export function bindValues(stmt: MysqlStatement, values: Readonly<Record<string,
   });
 }
 
-const NOW = 'UTC_TIMESTAMP(3)';
+/** The store clock: the server's UTC wall clock, ms precision (the contract exports it). */
+export const MYSQL_NOW = 'UTC_TIMESTAMP(3)';
+const NOW = MYSQL_NOW;
 /** A DATETIME(3) in UTC as whole ms since the epoch (BIGINT), no time zone involved. */
 export const msOf = (expression: string) => `(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', ${expression}) DIV 1000)`;
 const NOW_MS = msOf(NOW);

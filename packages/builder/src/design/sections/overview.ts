@@ -1,0 +1,78 @@
+/**
+ * The first screen: what in this service can run twice, the highest risks with file:line, the
+ * decisions taken and what to do this week — every item derived from the plan and the artifacts.
+ */
+import { code, codeBlock, labelled, link, numbered, para, section, table, txt } from '../inline.js';
+import type { Block, Inline, Section } from '../model.js';
+import type { ActionPlan, Plan } from '../plan/plan.js';
+import { PROVIDER_FACTS } from '../plan/providers.js';
+import type { DesignContext } from './context.js';
+import { keyDecisions } from './front-matter.js';
+
+const RANK = { critical: 0, high: 1, medium: 2 } as const;
+
+/**
+ * The 3–5 actions whose duplicate costs most: severity first, then a provider call, then found in code.
+ * @example topRisks(plan)[0]?.action.name // 'createPayment'
+ */
+export function topRisks(plan: Plan, limit = 5): ActionPlan[] {
+  return [...plan.actions]
+    .sort((a, b) => RANK[a.impact.severity] - RANK[b.impact.severity] || Number(Boolean(b.action.provider)) - Number(Boolean(a.action.provider)) || Number(Boolean(b.action.location)) - Number(Boolean(a.action.location)))
+    .slice(0, limit);
+}
+
+const firstSentence = (text: string) => (/^(.+?[.!?])(\s|$)/.exec(text)?.[1] ?? text).replace(/`/g, '');
+
+/** The command that creates the store, as the generated files name it. */
+function createStoreStep(ctx: DesignContext): Inline[] {
+  const { plan } = ctx;
+  const ddl = ctx.artifacts.find((a) => a.path === `db/${plan.table}.sql`);
+  const commands: Record<string, string> = {
+    postgresql: `psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -f ${ddl?.path ?? ''}`,
+    mysql: `mysql --database="$DB_NAME" < ${ddl?.path ?? ''}`,
+    sqlite: `sqlite3 "$SQLITE_FILE" < ${ddl?.path ?? ''}`,
+  };
+  if (ddl && commands[plan.stack.store]) return labelled('Create the store', txt`from the code directory: ${code(commands[plan.stack.store] as string)} (additive; nothing reads it yet).`);
+  if (plan.stack.store === 'redis') return labelled('Create the store', txt`nothing to create: the runtime’s Redis store loads its scripts on first use. Point ${code('REDIS_URL')} at the instance that will hold the records.`);
+  const layout = ctx.artifacts.find((a) => a.path.startsWith('db/'));
+  return labelled('Create the store', txt`apply ${code(layout?.path ?? 'the layout in section 4.2')} to ${plan.stack.storeName}.`);
+}
+
+function providerPatch(a: ActionPlan): Block | undefined {
+  const example = a.providerKeys[0];
+  if (!example || a.action.provider !== 'stripe') return undefined;
+  return codeBlock(
+    'typescript',
+    `// ${a.action.location ?? a.action.name}: every Stripe write call carries the key derived from the local one\n- await stripe.paymentIntents.create(params);\n+ await stripe.paymentIntents.create(params, { idempotencyKey: key }); // e.g. ${example.value}`,
+    `Patch for ${a.action.name} — ${PROVIDER_FACTS.stripe.mechanism.replace(/`/g, '')}`,
+  );
+}
+
+/**
+ * The one-screen summary that opens the document.
+ * @example overviewSection({ plan, artifacts }).id // 'summary'
+ */
+export function overviewSection(ctx: DesignContext): Section {
+  const { plan } = ctx;
+  const risks = topRisks(plan);
+  const kinds = [...new Set(plan.actions.map((a) => a.action.kind))];
+  const first = plan.highestRisk;
+  const middleware = ctx.artifacts.find((a) => /(express|fastify|hono|nestjs|fetch)\.ts$|protect\.ts$|middleware\.go$|_integration\.py$|IdempotentExecutor\.java$/.test(a.path));
+  const test = ctx.artifacts.find((a) => /test|Test/.test(a.path) && a.language !== 'markdown');
+  const week: Inline[][] = [
+    createStoreStep(ctx),
+    labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): mount ${code(middleware?.path ?? 'the generated middleware')} on ${first.trigger} with the key optional (observe mode), watch ${code('duplicates_blocked')} for a day, then require it.`),
+    labelled('Run the generated tests', txt`${code(test?.path ?? 'the test file')} with ${plan.stack.testFramework}: replay, mismatch, concurrency and crash takeover, against an in-memory store.`),
+  ];
+  if (plan.assumptions.length > 0) week.push(labelled('Confirm the assumptions', txt`${plan.assumptions.length} answers were assumed (${link('list', 'inputs')}); a wrong p99 duration changes the lock timeout.`));
+  const patches = risks.map(providerPatch).filter((b): b is Block => b !== undefined).slice(0, 1);
+  const blocks: Block[] = [
+    para(txt`${plan.actions.length} ${plan.actions.length === 1 ? 'action' : 'actions'} in ${plan.projectName} can run twice (${kinds.join(', ')}); each is listed in the ${link('action map', 'action-map')}. The ${risks.length === plan.actions.length ? '' : `${risks.length} `}highest risks:`),
+    table(['Action', 'Where', 'Duplicate cost'], risks.map((a) => [[code(a.action.name)], a.action.location ? [code(a.action.location)] : a.trigger, `${a.impact.severity.toUpperCase()}: ${firstSentence(a.impact.text)}`])),
+    table(['Decision', 'Choice'], keyDecisions(plan).map((d) => [d.label, d.value]), 'Decisions taken'),
+    para(txt`${{ strong: 'This week' }} (the first steps of the ${link('build order', 'build-order')}):`),
+    numbered(week),
+    ...patches,
+  ];
+  return section('summary', 'At a glance', blocks);
+}
