@@ -9,6 +9,7 @@ import {
   ADYEN_REFERENCE_MAX_LENGTH,
   adyenIdempotencyKey,
   adyenReference as runtimeAdyenReference,
+  intentMaterial,
   PROVIDER_RETENTION_MS,
   paypalRequestId,
   STRIPE_KEY_MAX_LENGTH,
@@ -95,7 +96,7 @@ export function providerKey(provider: Provider, intent: ProviderIntent, namespac
     case 'paypal':
       return paypalRequestId(intent, namespace);
     case 'bank-transfer':
-      return sha256Hex(`${intent.scope}:${intent.key}`).slice(0, 35);
+      return sha256Hex(intentMaterial(intent)).slice(0, 35);
   }
 }
 

@@ -23,6 +23,8 @@ import {
   type Expression,
 } from './expressions.js';
 import { ATTR, chunkCount, chunkKey, partitionKey, splitBody, toDynamoRecord } from './item-mapping.js';
+// The defaults shape the stored data (lease ends, ttl), so the contract that other languages read is their one definition.
+import { DYNAMODB_DEFAULTS } from '../../contract/dynamodb.js';
 
 export interface DynamoDbStoreOptions {
   /** A lib-dynamodb `DynamoDBDocument`, or a `DynamoDBClient` (wrapped with lib-dynamodb on first use). Never destroyed by the store. */
@@ -61,7 +63,8 @@ export interface DynamoDbStore extends IdempotencyStore {
 
 type Operation = 'claim' | 'complete' | 'fail' | 'release' | 'extend' | 'get' | 'purgeExpired' | 'listStuck' | 'forceRelease' | 'size' | 'now';
 
-const CHUNK_BYTES = 350_000;
+/** Chunk items hold at most what a record item may hold inline: both stay under the 400 KB item limit. */
+const CHUNK_BYTES = DYNAMODB_DEFAULTS.inlineBodyBytes;
 
 /**
  * Creates the store. Options are checked here, once; the table must exist (createDynamoDbTable).
@@ -82,9 +85,9 @@ export function createDynamoDbStore(options: DynamoDbStoreOptions): DynamoDbStor
   }
   if (sizeMode !== 'scan' && sizeMode !== 'describe') throw new InvalidOptionsError(`Option "sizeMode" must be "scan" or "describe"; got ${String(sizeMode)}.`);
   if (typeof clock !== 'function') throw new InvalidOptionsError('Option "clock" must be a function returning ms since the epoch.');
-  const clockSkewMs = positiveInteger('clockSkewMs', options.clockSkewMs ?? 1000, { min: 0 });
-  const ttlGraceMs = positiveInteger('ttlGraceMs', options.ttlGraceMs ?? 86_400_000, { min: 0 });
-  const inlineBodyBytes = positiveInteger('inlineBodyBytes', options.inlineBodyBytes ?? CHUNK_BYTES);
+  const clockSkewMs = positiveInteger('clockSkewMs', options.clockSkewMs ?? DYNAMODB_DEFAULTS.clockSkewMs, { min: 0 });
+  const ttlGraceMs = positiveInteger('ttlGraceMs', options.ttlGraceMs ?? DYNAMODB_DEFAULTS.ttlGraceMs, { min: 0 });
+  const inlineBodyBytes = positiveInteger('inlineBodyBytes', options.inlineBodyBytes ?? DYNAMODB_DEFAULTS.inlineBodyBytes);
   if (inlineBodyBytes > CHUNK_BYTES) throw new InvalidOptionsError(`Option "inlineBodyBytes" must be at most ${CHUNK_BYTES} (an item holds 400 KB).`);
   const claimAttempts = positiveInteger('claimAttempts', options.claimAttempts ?? 16);
 

@@ -5,7 +5,8 @@
  */
 import { InvalidOptionsError } from '../../core/errors.js';
 import type { DynamoClientLike } from './document-port.js';
-import { ATTR } from './item-mapping.js';
+// The one table definition (the contract's, what IaC must declare too): no second literal copy here.
+import { dynamoDbTableDefinition } from '../../contract/dynamodb.js';
 
 export interface CreateDynamoDbTableOptions {
   readonly table: string;
@@ -32,16 +33,10 @@ export async function createDynamoDbTable(client: DynamoClientLike, options: Cre
   if (typeof client?.send !== 'function') throw new InvalidOptionsError('createDynamoDbTable() needs a DynamoDBClient (with send()).');
   const { table, ttl = true, timeoutMs = 60_000 } = options;
   const sdk = (await import('@aws-sdk/client-dynamodb')) as unknown as Commands;
+  const definition = dynamoDbTableDefinition(table);
   let created = false;
   try {
-    await client.send(
-      new sdk.CreateTableCommand({
-        TableName: table,
-        AttributeDefinitions: [{ AttributeName: ATTR.pk, AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: ATTR.pk, KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-      }),
-    );
+    await client.send(new sdk.CreateTableCommand(definition.createTable));
     created = true;
   } catch (error) {
     if ((error as { name?: string }).name !== 'ResourceInUseException') throw error;
@@ -55,7 +50,7 @@ export async function createDynamoDbTable(client: DynamoClientLike, options: Cre
   }
   if (!ttl) return { created, ttlEnabled: false };
   try {
-    await client.send(new sdk.UpdateTimeToLiveCommand({ TableName: table, TimeToLiveSpecification: { AttributeName: ATTR.ttl, Enabled: true } }));
+    await client.send(new sdk.UpdateTimeToLiveCommand(definition.timeToLive));
     return { created, ttlEnabled: true };
   } catch (error) {
     const name = (error as { name?: string }).name;
