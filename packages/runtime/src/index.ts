@@ -5,7 +5,8 @@
 export { createIdempotency } from './core/engine.js';
 export type { Action, ActionContext, Idempotency, RunOptions, RunRequest, RunResult, BeginOptions, BeginResult, Replayed, HeldClaim } from './core/engine.js';
 export type { IdempotencyOptions, ErrorClassifier } from './core/options.js';
-export { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, DEFAULT_STORE_TIMEOUT_MS, DEFAULT_MAX_IN_FLIGHT_CLAIMS, DEFAULT_MAX_QUEUED_CLAIMS } from './core/options.js';
+export { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, DEFAULT_STORE_TIMEOUT_MS, DEFAULT_MAX_IN_FLIGHT_CLAIMS, DEFAULT_MAX_QUEUED_CLAIMS, DEFAULT_REPLAY_CACHE_ENTRIES, DEFAULT_REPLAY_CACHE_TTL_MS, type ReplayCacheOptions } from './core/options.js';
+export { DISABLED_WARNING } from './core/disabled.js';
 export { startCleanup, type CleanupOptions, type CleanupJob } from './core/cleanup.js';
 export * from './core/errors.js';
 export {

@@ -8,6 +8,8 @@ import { answerDuplicate } from './duplicate-answer.js';
 import { InProgressError } from './errors.js';
 import { holdClaim, type HeldClaim } from './held-claim.js';
 import { resolveCallDurations, type ResolvedOptions } from './options.js';
+import type { IdempotencyRecord } from './record.js';
+import { createReplayCache, type ReplayCache } from './replay-cache.js';
 import { validateRunRequest, type RunRequest } from './run-request.js';
 import { jsonSerializer, type ResultSerializer } from './serializer.js';
 import { createSingleFlight, localRecord, slotOf, type Flight, type SingleFlight } from './single-flight.js';
@@ -70,6 +72,7 @@ export function createBegin(resolved: ResolvedOptions): Begin {
   const flights: SingleFlight | null = resolved.singleFlight ? createSingleFlight() : null;
   const limiter: ClaimLimiter = createClaimLimiter({ maxInFlight: resolved.maxInFlightClaims, maxQueued: resolved.maxQueuedClaims });
   const engineVia: BeginVia = { store: resolved.store, shared: true };
+  const cache: ReplayCache | null = resolved.replayCache ? createReplayCache(resolved.replayCache) : null;
 
   /**
    * The flood's hot path: a duplicate of a key this engine is claiming or holding, answered with
@@ -86,6 +89,14 @@ export function createBegin(resolved: ResolvedOptions): Begin {
     validateRunRequest(request, resolved.maxKeyLength);
     const durations = resolveCallDurations(resolved, options);
     const serializer = options.serializer ?? (jsonSerializer as ResultSerializer<T>);
+    if (cache !== null && via.shared) {
+      // Answered exactly as the store's copy would be (owner, fingerprint, expiry checked again).
+      const hit = cache.get(request.scope, request.key);
+      if (hit) {
+        const answered = await answerDuplicate({ request, record: hit.record, now: hit.now, codec, serializer, metrics });
+        if (!(answered instanceof InProgressError)) return { outcome: 'replayed', value: answered.value, replayed: true };
+      }
+    }
     if (durations.waitMs === 0 && via.shared && flights !== null) {
       const joined = flights.find(slotOf(request.scope, request.key));
       if (joined) {
@@ -118,8 +129,10 @@ export function createBegin(resolved: ResolvedOptions): Begin {
         serializer,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(onEnd ? { onEnd } : {}),
+        ...(cache !== null && via.shared ? { onCompleted: (record: IdempotencyRecord, now: number) => cache.put(record, now) } : {}),
       });
-    const answer = async (record: Parameters<typeof answerDuplicate>[0]['record'], now: number) => {
+    const answer = async (record: IdempotencyRecord, now: number) => {
+      if (cache !== null && via.shared) cache.put(record, now);
       const answered = await answerDuplicate({ request, record, now, codec, serializer, metrics });
       return answered instanceof InProgressError ? answered : ({ outcome: 'replayed', value: answered.value, replayed: true } as const);
     };

@@ -14,6 +14,7 @@ import { LeaseSignal } from './lease-signal.js';
 import { redact, type LogFields } from './logger.js';
 import { METRICS, noopMetrics, scopeBucket } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
+import type { IdempotencyRecord } from './record.js';
 import type { RunRequest } from './run-request.js';
 import type { HeldView } from './single-flight.js';
 import { serializeFailure, toStoredFailure, type ResultSerializer } from './serializer.js';
@@ -55,6 +56,8 @@ export interface HoldInput<T> {
   readonly signal?: AbortSignal;
   /** Called once when the holder settles or loses the key (single-flight bookkeeping). */
   readonly onEnd?: () => void;
+  /** Called with the record as this holder stored it (the replay cache), local clock as `now`. */
+  readonly onCompleted?: (record: IdempotencyRecord, now: number) => void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -182,6 +185,14 @@ export function holdClaim<T>(input: HoldInput<T>): { held: HeldClaim<T>; view: H
         throw error instanceof IdempotencyError ? error : new ResultNotSerializableError(error);
       }
       if ((await finish('complete', () => store.complete({ ...id, response, ttlMs }))) === 'lost') throw new LeaseLostError();
+      if (input.onCompleted) {
+        const now = Date.now();
+        const { key, scope, fingerprint } = request;
+        input.onCompleted(
+          { key, scope, owner: request.owner ?? null, fingerprint, status: 'COMPLETED', lockVersion, lockedUntil: null, response, createdAt: now, completedAt: now, expiresAt: now + ttlMs },
+          now,
+        );
+      }
     },
     async fail(error) {
       settle('error');

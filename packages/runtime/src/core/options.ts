@@ -52,9 +52,33 @@ export interface IdempotencyOptions {
   readonly maxInFlightClaims?: number;
   /** Claims allowed to wait for a slot; past it a claim is shed with `StoreBusyError`. Default 10000. */
   readonly maxQueuedClaims?: number;
+  /**
+   * `false` turns the engine into a pass-through for tests: nothing is claimed, stored or
+   * replayed, every call runs its work, and the HTTP layer lets every request through (no key
+   * required). It disables protection entirely and must never reach production; creation logs a
+   * warning and emits a process warning. Default true.
+   */
+  readonly enabled?: boolean;
+  /**
+   * An in-process cache of COMPLETED records in front of the store (see replay-cache.ts): a
+   * replay of a key this process has seen finished is answered without a store round trip.
+   * `true` takes the defaults. Default: off.
+   */
+  readonly replayCache?: boolean | ReplayCacheOptions;
   readonly metrics?: MetricsSink;
   readonly logger?: Logger;
   readonly codec?: ResponseCodec;
+}
+
+export interface ReplayCacheOptions {
+  /** Most records kept; the least recently used is dropped past it. Default 10 000. */
+  readonly maxEntries?: number;
+  /**
+   * How long a record is served from the cache, capped by the record's own expiry. A record
+   * purged or force-released in the store may still be replayed from here until then, so keep it
+   * short. Default 5000.
+   */
+  readonly ttlMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -72,6 +96,9 @@ export interface ResolvedOptions {
   readonly singleFlight: boolean;
   readonly maxInFlightClaims: number;
   readonly maxQueuedClaims: number;
+  readonly enabled: boolean;
+  /** null: no replay cache. */
+  readonly replayCache: { readonly maxEntries: number; readonly ttlMs: number } | null;
   readonly metrics: MetricsSink;
   readonly logger: Logger;
   readonly codec: ResponseCodec;
@@ -82,6 +109,8 @@ export const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
 export const DEFAULT_MAX_IN_FLIGHT_CLAIMS = 64;
 export const DEFAULT_MAX_QUEUED_CLAIMS = 10_000;
+export const DEFAULT_REPLAY_CACHE_ENTRIES = 10_000;
+export const DEFAULT_REPLAY_CACHE_TTL_MS = 5_000;
 /** The shortest lease the engine accepts: below it a heartbeat cannot keep up. */
 export const MIN_LEASE_MS = 10;
 
@@ -127,6 +156,10 @@ export function resolveOptions(options: IdempotencyOptions): ResolvedOptions {
   if (options.singleFlight !== undefined && typeof options.singleFlight !== 'boolean') {
     throw new InvalidOptionsError('Option "singleFlight" must be a boolean.');
   }
+  if (options.enabled !== undefined && typeof options.enabled !== 'boolean') {
+    throw new InvalidOptionsError('Option "enabled" must be a boolean.');
+  }
+  const replayCache = resolveReplayCache(options.replayCache, ttlMs);
   if (options.metrics !== undefined) hasMethods('metrics', options.metrics, ['increment', 'observe', 'gauge']);
   if (options.logger !== undefined) hasMethods('logger', options.logger, ['debug', 'info', 'warn', 'error']);
   if (options.codec !== undefined) hasMethods('codec', options.codec, ['encode', 'decode']);
@@ -144,10 +177,24 @@ export function resolveOptions(options: IdempotencyOptions): ResolvedOptions {
     singleFlight: options.singleFlight ?? true,
     maxInFlightClaims: positiveInteger('maxInFlightClaims', options.maxInFlightClaims ?? DEFAULT_MAX_IN_FLIGHT_CLAIMS),
     maxQueuedClaims: positiveInteger('maxQueuedClaims', options.maxQueuedClaims ?? DEFAULT_MAX_QUEUED_CLAIMS, { min: 0 }),
+    enabled: options.enabled ?? true,
+    replayCache,
     metrics: options.metrics ?? noopMetrics,
     logger: options.logger ?? silentLogger,
     codec: options.codec ?? identityCodec,
   };
+}
+
+function resolveReplayCache(value: IdempotencyOptions['replayCache'], ttlMs: number): ResolvedOptions['replayCache'] {
+  if (value === undefined || value === false) return null;
+  if (value !== true && (value === null || typeof value !== 'object')) {
+    throw new InvalidOptionsError('Option "replayCache" must be a boolean or { maxEntries, ttlMs }.');
+  }
+  const given = value === true ? {} : value;
+  const cacheTtlMs = positiveInteger('replayCache.ttlMs', given.ttlMs ?? Math.min(DEFAULT_REPLAY_CACHE_TTL_MS, ttlMs));
+  // A cached record must never outlive the record itself.
+  if (cacheTtlMs > ttlMs) throw new InvalidOptionsError(`Option "replayCache.ttlMs" (${cacheTtlMs}) must be at most "ttlMs" (${ttlMs}).`);
+  return { maxEntries: positiveInteger('replayCache.maxEntries', given.maxEntries ?? DEFAULT_REPLAY_CACHE_ENTRIES), ttlMs: cacheTtlMs };
 }
 
 /** Per-call overrides of the engine's durations, after validation. */

@@ -8,6 +8,7 @@ import type { HttpIdempotencyOptions } from '../adapters/http/options.js';
 import type { RequestBodyOptions } from '../adapters/http/request-body.js';
 import { createIdempotency } from '../core/engine.js';
 import { createMemoryStore, type MemoryStore } from '../stores/memory/index.js';
+import { peerRoutes } from './adapter-suite-peer-routes.js';
 
 export interface SuiteRequest {
   readonly method: string;
@@ -62,7 +63,9 @@ export class SuiteState {
   readonly runs = new Map<string, number>();
   sawReplayMarker = false;
   readonly stallGate = new Map<string, Deferred>();
-  readonly stores: Record<'main' | 'stall' | 'expiredNew' | 'expiredReject' | 'down', MemoryStore>;
+  readonly stores: Record<'main' | 'stall' | 'expiredNew' | 'expiredReject' | 'down' | 'disabled' | 'cached', MemoryStore>;
+  /** What the `/hooks` route's onReplay saw: status and body of each stored response replayed. */
+  readonly replaysSeen: { status: number; body: string }[] = [];
   readonly clockShiftMs = { stall: 0, expiredNew: 0, expiredReject: 0 };
   readonly routes: readonly SuiteRoute[];
 
@@ -74,6 +77,8 @@ export class SuiteState {
       expiredNew: createMemoryStore({ clock: shifted('expiredNew') }),
       expiredReject: createMemoryStore({ clock: shifted('expiredReject') }),
       down: createMemoryStore(),
+      disabled: createMemoryStore(),
+      cached: createMemoryStore(),
     };
     void this.stores.down.close(); // a store that refuses every call: the outage scenario
     this.routes = this.#buildRoutes();
@@ -102,6 +107,9 @@ export class SuiteState {
     const expiredNew = createIdempotency({ store: this.stores.expiredNew, ttlMs: 60_000, onExpired: 'new' });
     const expiredReject = createIdempotency({ store: this.stores.expiredReject, ttlMs: 60_000, onExpired: 'reject' });
     const down = createIdempotency({ store: this.stores.down, finishAttempts: 1 });
+    // Switched off, as a test suite would; the warning it emits is expected here.
+    const disabled = createIdempotency({ store: this.stores.disabled, enabled: false });
+    const cached = createIdempotency({ store: this.stores.cached, replayCache: { ttlMs: 60_000 } });
     const scoped = { idempotency: main, scope: bearer };
 
     const payment = async (request: SuiteRequest, status = 201): Promise<SuiteResponse> => {
@@ -173,6 +181,8 @@ export class SuiteState {
       }),
       route('/fields', { ...scoped, fingerprint: { bodyFields: ['amount', 'currency'], headers: ['x-tenant'] } }, (request) => payment(request)),
       route('/capped', { ...scoped, maxRequestBytes: 1024 }, (request) => payment(request)),
+      ...peerRoutes(this, route, payment, scoped, disabled, (request) => this.#run(request)),
+      route('/cached', { idempotency: cached, scope: bearer }, (request) => payment(request)),
       // Any body at all: answers with what it received, so body scenarios can compare runs.
       route('/echo', scoped, async (request) => {
         const probe = request.header('x-probe') ?? 'none';

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../core/errors.js';
 import { registerBodyScenarios } from './adapter-suite-body.js';
+import { registerPeerScenarios } from './adapter-suite-peers.js';
 import { createSuiteClient } from './adapter-suite-client.js';
 import { expectHygiene, expectProblem, newKey, newProbe } from './adapter-suite-expect.js';
 import { deferred, sleep, SuiteState, type SuiteRoute } from './adapter-suite-routes.js';
@@ -350,5 +351,6 @@ export function runAdapterSuite({ name, createServer, skip = {} }: AdapterSuiteO
       expect(state.count(probe)).toBe(3);
     });
     registerBodyScenarios({ state, call, skip });
+    registerPeerScenarios({ state, call });
   });
 }

@@ -6,4 +6,4 @@ export {
   type ExpressResponseLike,
   type ExpressNext,
 } from './express-middleware.js';
-export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode } from '../http/index.js';
+export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode, OnReplayHook, BeforeStoreHook, SkipPredicate } from '../http/index.js';

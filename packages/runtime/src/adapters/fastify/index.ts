@@ -7,4 +7,4 @@ export {
   type FastifyReplyLike,
   type FastifyInstanceLike,
 } from './fastify-plugin.js';
-export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode } from '../http/index.js';
+export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode, OnReplayHook, BeforeStoreHook, SkipPredicate } from '../http/index.js';

@@ -66,3 +66,6 @@ export {
   type FetchRequestViewOptions,
 } from './fetch-exchange.js';
 export { collectBody, streamIterator, concatBytes, type CollectedBody } from './body-collector.js';
+export { type SkipPredicate } from './options.js';
+export { keyFromBody, resolveKeySource, bodyKeyRequired, type KeySource } from './key-from-body.js';
+export { decideStore, notifyReplay, type OnReplayHook, type BeforeStoreHook, type StoreDecision } from './response-hooks.js';

@@ -8,4 +8,4 @@ export {
   type CallHandlerLike,
 } from './idempotency-interceptor.js';
 export { UnsupportedNestVersionError, SUPPORTED_NEST_MAJORS } from './nest-version.js';
-export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode } from '../http/index.js';
+export type { HttpIdempotencyOptions, HttpRequestView, PrincipalResolver, HttpResponse, ProblemCode, OnReplayHook, BeforeStoreHook, SkipPredicate } from '../http/index.js';
