@@ -62,6 +62,9 @@ export interface HoldInput<T> {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** With the default finishAttempts (until the lease ends), never fewer tries than this. */
+const MIN_FINISH_ATTEMPTS = 3;
+
 /**
  * Starts holding a claimed key: heartbeat, execution deadline, and the three ways out.
  * @example const { held } = holdClaim({ resolved, store, request, lockVersion, reclaimed, leaseMs, ttlMs, maxExecutionMs: null, serializer });
@@ -133,7 +136,12 @@ export function holdClaim<T>(input: HoldInput<T>): { held: HeldClaim<T>; view: H
   /** A write after the work, retried: a lost reply must not turn a stored result into a retry. */
   async function finish(operation: 'complete' | 'fail', write: () => Promise<FencedResult>): Promise<FencedResult> {
     let lastError: unknown;
-    for (let attempt = 1; attempt <= resolved.finishAttempts; attempt++) {
+    // Until the lease would end, the record is ours: keep trying (a store restart shorter than the
+    // lease then costs latency, not a second execution). A configured number caps the tries.
+    const leaseEnd = Date.now() + leaseMs;
+    const more = (attempt: number) =>
+      resolved.finishAttempts === null ? attempt < MIN_FINISH_ATTEMPTS || Date.now() < leaseEnd : attempt < resolved.finishAttempts;
+    for (let attempt = 1; ; attempt++) {
       try {
         const result = await withStoreTimeout(operation, resolved.storeTimeoutMs, write);
         if (result === 'lost' && attempt > 1 && (await finishedByUs())) return 'applied';
@@ -141,7 +149,8 @@ export function holdClaim<T>(input: HoldInput<T>): { held: HeldClaim<T>; view: H
       } catch (error) {
         lastError = error;
         logger.warn({ ...log(), attempt }, `idempotency ${operation} failed; retrying`);
-        if (attempt < resolved.finishAttempts) await sleep(20 * 2 ** attempt);
+        if (!more(attempt)) break;
+        await sleep(Math.min(20 * 2 ** attempt, 1000));
       }
     }
     throw lastError instanceof StoreUnavailableError ? lastError : new StoreUnavailableError(operation, lastError);

@@ -29,7 +29,12 @@ export interface IdempotencyOptions {
   readonly isPermanent?: (error: unknown) => boolean;
   /** Keep extending the lease while the action runs. Default true. */
   readonly heartbeat?: boolean;
-  /** How often a store write after the action is retried before giving up. Default 3. */
+  /**
+   * How often the completion write after the action is tried before giving up. Default: until the
+   * claim's lease would end (at least 3 tries, backing off up to 1 s): the record is this holder's
+   * until then, so a store that comes back within the lease still records the result and a retry
+   * replays it instead of running the action again. A number caps the tries (faster failure).
+   */
   readonly finishAttempts?: number;
   /**
    * Every store call is abandoned after this long (a claim then answers `store_unavailable`; an
@@ -89,7 +94,8 @@ export interface ResolvedOptions {
   readonly onExpired: 'new' | 'reject';
   readonly classify: ErrorClassifier;
   readonly heartbeat: boolean;
-  readonly finishAttempts: number;
+  /** null: until the lease would end (at least MIN_FINISH_ATTEMPTS tries). */
+  readonly finishAttempts: number | null;
   readonly storeTimeoutMs: number;
   /** null: no limit. */
   readonly maxExecutionMs: number | null;
@@ -171,7 +177,7 @@ export function resolveOptions(options: IdempotencyOptions): ResolvedOptions {
     onExpired,
     classify: (error) => (isPermanent?.(error) === true ? 'permanent' : 'transient'),
     heartbeat: options.heartbeat ?? true,
-    finishAttempts: positiveInteger('finishAttempts', options.finishAttempts ?? 3),
+    finishAttempts: options.finishAttempts === undefined ? null : positiveInteger('finishAttempts', options.finishAttempts),
     storeTimeoutMs: positiveInteger('storeTimeoutMs', options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS),
     maxExecutionMs: options.maxExecutionMs === undefined ? null : positiveInteger('maxExecutionMs', options.maxExecutionMs),
     singleFlight: options.singleFlight ?? true,

@@ -46,11 +46,11 @@ describe.skipIf(!installed)('Redis killed and restarted mid-run', () => {
     const effectsFile = join(dir, 'effects.log');
     writeFileSync(effectsFile, '');
     const store = createRedisStore({ client: client!, prefix: 'restart:' });
-    // A lease longer than the outage, and completion retries that outlast it (40 ms … 1.3 s of
-    // backoff): a holder whose action finished while Redis was down records its result after the
-    // restart instead of giving up — with the default 3 attempts (≈ 0.3 s) two of 60 intents ran
-    // twice here: their effect happened, the completion gave up, and the retry reclaimed the key.
-    const idempotency = createIdempotency({ store, leaseMs: 2_000, ttlMs: 60_000, storeTimeoutMs: 1_000, finishAttempts: 6 });
+    // A lease longer than the outage, and the default completion policy: a holder whose action
+    // finished while Redis was down keeps trying until its lease would end, so it records its
+    // result after the restart. (With a fixed 3 attempts, ≈ 0.3 s, two of 60 intents ran twice
+    // here: their effect happened, the completion gave up, and the retry reclaimed the key.)
+    const idempotency = createIdempotency({ store, leaseMs: 2_000, ttlMs: 60_000, storeTimeoutMs: 1_000 });
     const faults = (async () => {
       await sleep(400);
       await server!.kill('SIGKILL');
