@@ -10,6 +10,7 @@ import { registerCheckCommand } from './commands/check.js';
 import { registerDesignCommand } from './commands/design.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerOpsCommands } from './commands/ops.js';
+import { registerReconcileCommand } from './commands/reconcile.js';
 
 /** The same relative path from src/cli and dist/cli: the builder's own manifest. */
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -28,5 +29,6 @@ export function createProgram(): Command {
   registerInspectCommand(program);
   registerAuditCommand(program);
   registerOpsCommands(program);
+  registerReconcileCommand(program);
   return program;
 }

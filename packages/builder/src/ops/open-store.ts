@@ -13,8 +13,8 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-/** Loads a driver from the user's project first, then from wherever the CLI is installed. */
-function loadDriver<T>(name: string, cwd: string): T {
+/** Loads a driver (or SDK) from the user's project first, then from wherever the CLI is installed. */
+export function loadDriver<T>(name: string, cwd: string): T {
   for (const from of [join(cwd, 'package.json'), import.meta.url]) {
     try {
       return createRequire(from)(name) as T;
