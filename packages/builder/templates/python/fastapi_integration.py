@@ -40,7 +40,11 @@ async def idempotent(
     scope: Optional[str] = getattr(request.state, "user_id", None)
     if not scope:
         return _response(problem("unauthenticated"))
-    claimed = await run_in_threadpool(begin, store, action, intent, scope, fingerprint(action, body, request.url.path))
+    try:
+        fp = fingerprint(action, body, request.url.path, request.url.query)
+    except ValueError:
+        return _response(problem("invalid_body"))
+    claimed = await run_in_threadpool(begin, store, action, intent, scope, fp)
     if isinstance(claimed, Answer):
         return _response(claimed)
     return _response(await _execute(store, claimed, action, execute))

@@ -1,82 +1,86 @@
-"""Idempotency store on MySQL 8 / MariaDB 10.5+ (PyMySQL or any DB-API driver with the %s style).
-MySQL has no INSERT ... RETURNING: a claim inserts if absent, else reads the record with the
-server's verdicts and takes it over with one compare-and-set; the new fencing token comes back as
-the statement's last-insert-id (LAST_INSERT_ID(expr)). Every time comparison uses
-UTC_TIMESTAMP(3) on the server. The table keeps the spec's columns: no owner, no response headers,
-and the body as JSON (encoding "json")."""
+"""Idempotency store on MySQL 8 / MariaDB 10.11 (PyMySQL or any DB-API driver with the %s style). The
+table and statements are the runtime's own (project.json, from @idempotency-builder/runtime/contract),
+so TypeScript services can share the table. The claim is one atomic upsert (INSERT ... ON DUPLICATE
+KEY UPDATE with the takeover conditions inside) that stamps a random nonce into claim_token when it
+wins, then a locking read-back of the row: the caller holds the key exactly when the row carries its
+nonce. Every time is UTC_TIMESTAMP(3) on the server; durations are bound in microseconds."""
 from __future__ import annotations
 
-import hmac
+import json
+import secrets
 from typing import List, Optional, Union
 
-from .dbapi import DbApiStore, Row, as_bytes, as_int, fenced
+from .dbapi import DbApiStore, Row, as_int, fenced, row_record
 from .engine import Claimed, Existing, Record, Response
 
 
 def _record(row: Row) -> Record:
-    body = row.get("response_body")
-    response = None if body is None else Response(row.get("response_code"), None, "json", as_bytes(body) or b"")
-    return Record(key=row["idempotency_key"], scope=row["user_id"], owner=None, fingerprint=row.get("fingerprint", ""),
-                  status=row.get("status", "PROCESSING"), lock_version=int(row["lock_version"]),
-                  locked_until=as_int(row.get("locked_until")), created_at=as_int(row.get("created_at")),
-                  completed_at=as_int(row.get("completed_at")), expires_at=as_int(row.get("expires_at")) or 0, response=response)
+    return row_record(row, lambda column: column + "_ms", "response_bytes")
+
+
+def _text(value: object) -> str:
+    return value.decode("ascii") if isinstance(value, (bytes, bytearray)) else str(value or "")
 
 
 class MySqlStore(DbApiStore):
     def claim(self, key: str, scope: str, fingerprint: str, lease_ms: int, ttl_ms: int,
               owner: Optional[str] = None, replace_expired: bool = True) -> Union[Claimed, Existing]:
-        values = {"key": key, "scope": scope, "fingerprint": fingerprint, "leaseMs": lease_ms, "ttlMs": ttl_ms}
         for _ in range(8):
-            _, count, version = self._run("claimInsert", values)
-            if count == 1:
-                return Claimed(key, scope, int(version or 0))  # fresh: the server clock in ms
-            rows, _, _ = self._run("fetch", values)
+            nonce = secrets.token_hex(16)
+            values = {"key": key, "scope": scope, "owner": owner, "fingerprint": fingerprint, "leaseUs": lease_ms * 1000,
+                      "ttlUs": ttl_ms * 1000, "nonce": nonce, "replaceExpired": 1 if replace_expired else 0}
+            self._run("claimUpsert", values)
+            rows, _, _ = self._run("claimRead", values)
             if not rows:
-                continue  # released or purged in between: insert again
+                continue  # a holder released the key between the upsert and the read-back: claim again
             row = rows[0]
-            same = hmac.compare_digest(str(row["fingerprint"]).encode(), fingerprint.encode())
-            orphan = bool(row["lease_over"]) and same and owner is None
-            expired = bool(row["expired"]) and replace_expired
-            if expired or orphan:
-                # Compare-and-set on the lock_version just read: of many reclaimers exactly one wins.
-                _, count, version = self._run("reclaim", {**values, "lockVersion": row["lock_version"]})
-                if count == 1:
-                    return Claimed(key, scope, int(version or 0), orphan, not orphan)
-                continue
-            return Existing(_record(row), as_int(row["db_now"]) or 0)
+            record = _record(row)
+            token = _text(row.get("claim_token"))
+            if len(token) == 33 and token.startswith(nonce):
+                # N: new record, R: orphan reclaimed (+1), E: expired record replaced.
+                return Claimed(key, scope, record.lock_version, token[32] == "R", token[32] == "E")
+            return Existing(record, as_int(row["now_ms"]) or 0)
         raise RuntimeError("idempotency claim did not settle after 8 attempts")
 
     def _applied(self, name: str, values: dict) -> bool:
         _, count, _ = self._run(name, values)
         return count == 1
 
-    def _finish(self, name: str, key: str, scope: str, lock_version: int, response: Response, ttl_ms: int) -> bool:
-        return self._applied(name, {**fenced(key, scope, lock_version), "responseCode": response.status_code,
-                                    "responseBody": response.body, "ttlMs": ttl_ms})
+    def _finish(self, status: str, key: str, scope: str, lock_version: int, response: Response, ttl_ms: int) -> bool:
+        headers = None if response.headers is None else json.dumps(response.headers, separators=(",", ":"))
+        return self._applied("finish", {**fenced(key, scope, lock_version), "status": status, "code": response.status_code,
+                                        "headers": headers, "encoding": response.encoding, "bytes": bytes(response.body),
+                                        "ttlUs": ttl_ms * 1000})
 
     def complete(self, key: str, scope: str, lock_version: int, response: Response, ttl_ms: int) -> bool:
-        return self._finish("complete", key, scope, lock_version, response, ttl_ms)
+        return self._finish("COMPLETED", key, scope, lock_version, response, ttl_ms)
 
     def fail(self, key: str, scope: str, lock_version: int, response: Response, ttl_ms: int) -> bool:
-        return self._finish("fail", key, scope, lock_version, response, ttl_ms)
+        return self._finish("FAILED", key, scope, lock_version, response, ttl_ms)
 
     def release(self, key: str, scope: str, lock_version: int) -> bool:
         return self._applied("release", fenced(key, scope, lock_version))
 
     def extend(self, key: str, scope: str, lock_version: int, lease_ms: int) -> bool:
-        return self._applied("extend", {**fenced(key, scope, lock_version), "leaseMs": lease_ms})
+        return self._applied("extend", {**fenced(key, scope, lock_version), "leaseUs": lease_ms * 1000})
 
     def get(self, key: str, scope: str) -> Optional[Record]:
-        rows, _, _ = self._run("fetch", {"key": key, "scope": scope})
+        rows, _, _ = self._run("get", {"key": key, "scope": scope})
         return _record(rows[0]) if rows else None
 
     def force_release(self, key: str, scope: str) -> bool:
         return self._applied("forceRelease", {"key": key, "scope": scope})
 
     def purge_expired(self, batch_size: int) -> int:
-        _, count, _ = self._run("purgeExpired", {"batchSize": batch_size})
-        return max(0, count)
+        # A plain (lock-free) read of the candidates, then one primary-key DELETE each that re-checks
+        # expiry: a claim that replaced a candidate meanwhile keeps its row, and claims never wait.
+        rows, _, _ = self._run("purgeCandidates", {"limit": batch_size})
+        purged = 0
+        for row in rows:
+            _, count, _ = self._run("purgeDelete", {"key0": row["idempotency_key"], "scope0": row["user_id"]})
+            purged += max(0, count)
+        return purged
 
     def list_stuck(self, older_than_ms: int, limit: int) -> List[Record]:
-        rows, _, _ = self._run("listStuck", {"olderThanMs": older_than_ms, "limit": limit})
+        rows, _, _ = self._run("listStuck", {"olderUs": older_than_ms * 1000, "limit": limit})
         return [_record(row) for row in rows]

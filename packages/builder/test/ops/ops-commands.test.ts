@@ -10,7 +10,6 @@ import { fingerprintFields, type IdempotencyStore } from '@idempotency-builder/r
 import { createPostgresStore } from '@idempotency-builder/runtime/postgres';
 import { createRedisStore } from '@idempotency-builder/runtime/redis';
 import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
-import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';

@@ -1,8 +1,8 @@
 /**
  * Compiles generated TypeScript with the real tsc, with every runtime subpath mapped onto the
- * runtime's sources (derived from its package.json "exports"). Store subpaths the runtime does not
- * export yet (and drivers that are not installed here) are replaced by declaration stubs — and
- * reported, so the test can say which.
+ * runtime's sources (derived from its package.json "exports"). Drivers that are not installed here
+ * are replaced by declaration stubs — and reported, so the test can say which. Runtime subpaths are
+ * never stubbed: generated code may import only what the runtime exports.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,21 +34,8 @@ export function runtimeSourceEntries(): Record<string, string> {
   return entries;
 }
 
-/**
- * Store subpaths generated code may import that the runtime does not export (yet): declared as
- * stubs with the factory they must provide, and reported. Once the runtime exports one, the real
- * source is used and its stub is ignored.
- */
-const STORE_STUBS: Record<string, string> = {
-  '@idempotency-builder/runtime/mysql': 'export declare function createMysqlStore(options: { db: unknown }): IdempotencyStore;',
-  '@idempotency-builder/runtime/dynamodb': 'export declare function createDynamoDbStore(options: { client: unknown; table: string }): IdempotencyStore;',
-  '@idempotency-builder/runtime/mongodb': 'export declare function createMongoStore(options: { collection: unknown }): IdempotencyStore;',
-};
-
 /** Drivers not installed in this repository: stubbed with the few members the generated code uses. */
 const DRIVER_STUBS: Record<string, string> = {
-  '@aws-sdk/client-dynamodb': 'export declare class DynamoDBClient { constructor(config: object); }',
-  mongodb: 'export declare class MongoClient { constructor(url: string); db(): { collection(name: string): unknown }; }',
   '@jest/globals': "export { describe, expect, it } from 'vitest';",
 };
 
@@ -70,13 +57,6 @@ export async function compileTypeScript(dir: string): Promise<CompileResult> {
   mkdirSync(stubDir, { recursive: true });
   const entries = runtimeSourceEntries();
   for (const [module, entry] of Object.entries(entries)) paths[module] = [entry];
-  for (const [module, stub] of Object.entries(STORE_STUBS)) {
-    if (entries[module]) continue;
-    const file = join(stubDir, `${module.replace(/[/@]/g, '_')}.d.ts`);
-    writeFileSync(file, `import type { IdempotencyStore } from '@idempotency-builder/runtime';\n${stub}\n`);
-    paths[module] = [file];
-    stubbed.push(module);
-  }
   for (const [module, stub] of Object.entries(DRIVER_STUBS)) {
     if (existsSync(join(REPO, 'node_modules', module, 'package.json'))) continue;
     const file = join(stubDir, `${module.replace(/[/@]/g, '_')}.d.ts`);

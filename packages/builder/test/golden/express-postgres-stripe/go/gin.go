@@ -25,9 +25,16 @@ func Gin(store Store, action string, scopeOf func(*gin.Context) string, handle f
 			return
 		}
 		raw, _ := c.GetRawData()
-		var body map[string]any
-		_ = json.Unmarshal(raw, &body)
-		fingerprint, err := Fingerprint(action, body, c.Request.URL.Path)
+		var body any
+		if len(raw) > 0 && json.Unmarshal(raw, &body) != nil {
+			sendGin(c, Problem("invalid_body", 0))
+			return
+		}
+		fingerprint, err := FingerprintRequest(action, body, c.Request.URL.Path, c.Request.URL.RawQuery)
+		if err == ErrUnhashable {
+			sendGin(c, Problem("invalid_body", 0))
+			return
+		}
 		if err != nil {
 			sendGin(c, Problem("invalid_options", 0))
 			return

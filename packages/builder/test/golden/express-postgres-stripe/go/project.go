@@ -39,6 +39,13 @@ type SampleData struct {
 	Fingerprint string          `json:"fingerprint"`
 }
 
+// ProviderKeyLimits are the runtime's provider key lengths (Stripe, Adyen key, Adyen reference).
+type ProviderKeyLimits struct {
+	Stripe         int `json:"stripe"`
+	AdyenKey       int `json:"adyenKey"`
+	AdyenReference int `json:"adyenReference"`
+}
+
 // ProjectData is project.json.
 type ProjectData struct {
 	Project         string                   `json:"project"`
@@ -50,6 +57,7 @@ type ProjectData struct {
 	Problems        map[string]ProblemData   `json:"problems"`
 	Actions         map[string]ActionData    `json:"actions"`
 	PaypalNamespace string                   `json:"paypalNamespace"`
+	ProviderKeys    ProviderKeyLimits        `json:"providerKeyLimits"`
 	Statements      map[string]StatementData `json:"statements"`
 	Scripts         map[string]string        `json:"scripts"`
 	Sample          SampleData               `json:"sample"`

@@ -1,33 +1,77 @@
 package com.example.idempotency;
 
+import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Fingerprint utility: SHA-256 (hex) of [method, path, "fields", SHA-256(canonical JSON of the
- * significant field values)], each part typed and length-prefixed — byte for byte what the
- * TypeScript runtime computes, so services in several languages can share one store. Timestamps,
- * trace ids and auth headers are deliberately left out. Send money as integer minor units.
+ * Fingerprint utility: byte for byte the TypeScript runtime's requestFingerprint, so services in
+ * several languages can share one store. SHA-256 (hex) of [method, path, kind, digest] plus, when
+ * the request has a query string, ["query", SHA-256(canonical JSON of its [name, value] pairs sorted
+ * by name)], each part typed and length-prefixed. kind is "fields2" (the significant fields, each
+ * [1, value] when present, even as null, or [0] when missing), "json" (no fields named: the whole
+ * body minus DEFAULT_EXCLUDED_PATHS), "text" (a JSON string body) or "none" (no body). Canonical
+ * JSON is RFC 8785: keys sorted by UTF-16 code units, numbers printed as JavaScript prints them.
  */
 public final class Fingerprint {
     private Fingerprint() {}
 
-    /** The fingerprint of one request body (as parsed by Jackson); path null means the route's default. */
+    /** Left out of the whole-body fingerprint: dot paths from the top of the body, as the runtime applies them. */
+    public static final List<String> DEFAULT_EXCLUDED_PATHS =
+        List.of("timestamp", "requestId", "request_id", "traceId", "trace_id", "nonce", "sentAt", "sent_at");
+    private static final int MAX_DEPTH = 256; // the runtime's MAX_FINGERPRINT_DEPTH
+    private static final double MAX_SAFE = 9007199254740991d;
+
+    /** A body the runtime refuses to fingerprint (answer it 400, nothing claimed). */
+    public static final class UnhashableInputException extends IllegalArgumentException {
+        public UnhashableInputException(String reason) {
+            super("The value cannot be fingerprinted (" + reason + ").");
+        }
+    }
+
+    /** The fingerprint of one request without a query string; see {@link #of(String, Object, String, String)}. */
+    public static String of(String action, Object body, String path) {
+        return of(action, body, path, null);
+    }
+
+    /** One request's fingerprint: body as parsed (null when none was sent), path null for the route's default, the raw query or null. */
     @SuppressWarnings("unchecked")
-    public static String of(String action, Map<String, Object> body, String path) {
+    public static String of(String action, Object body, String path, String query) {
         Map<String, Object> signature = Project.action(action);
-        List<Object> values = new ArrayList<>();
-        for (String field : (List<String>) signature.get("fields")) values.add(valueAt(body, field));
-        String digest = sha256Hex(canonicalJson(values));
-        return parts((String) signature.get("method"), path == null ? (String) signature.get("path") : path, "fields", digest);
+        return request((String) signature.get("method"), path == null ? (String) signature.get("path") : path,
+            (List<String>) signature.get("fields"), body, query);
+    }
+
+    /** The runtime's requestFingerprint for a parsed body: no fields means the whole body. */
+    public static String request(String method, String path, List<String> fields, Object body, String query) {
+        List<String> parts = new ArrayList<>(List.of(method, path));
+        if (body == null) {
+            parts.addAll(List.of("none", ""));
+        } else if (body instanceof String text) {
+            quote(text); // refuses lone surrogates, as the runtime does
+            parts.addAll(List.of("text", sha256Hex(text)));
+        } else if (!fields.isEmpty()) {
+            List<Object> values = new ArrayList<>();
+            for (String field : fields) values.add(fieldAt(body, field));
+            parts.addAll(List.of("fields2", json(values, List.of())));
+        } else {
+            parts.addAll(List.of("json", json(body, DEFAULT_EXCLUDED_PATHS)));
+        }
+        if (query != null && !query.isEmpty()) parts.addAll(List.of("query", json(queryPairs(query), List.of())));
+        return parts(parts.toArray(String[]::new));
     }
 
     public static String parts(String... parts) {
@@ -39,45 +83,128 @@ public final class Fingerprint {
         return sha256Hex(joined.toString());
     }
 
-    @SuppressWarnings("unchecked")
-    private static Object valueAt(Map<String, Object> body, String path) {
-        Object node = body;
-        for (String part : path.split("\\.")) {
-            if (!(node instanceof Map)) return null;
-            node = ((Map<String, Object>) node).get(part);
-        }
-        return node;
+    /** The runtime's fingerprintJson: SHA-256 hex of the canonical JSON minus the excluded dot paths. */
+    public static String json(Object value, List<String> exclude) {
+        for (String path : exclude) value = omitPath(value, Arrays.asList(path.split("\\.", -1)));
+        return sha256Hex(canonicalJson(value));
     }
 
-    /** RFC 8785 canonical JSON for strings, integers, booleans, null, lists and maps. */
+    /** [1, value] when the path exists (even as null), [0] when it does not: they must differ. */
     @SuppressWarnings("unchecked")
+    private static List<Object> fieldAt(Object body, String path) {
+        Object node = body;
+        for (String part : path.split("\\.", -1)) {
+            if (node instanceof Map<?, ?> map) {
+                if (!map.containsKey(part)) return List.of(0);
+                node = map.get(part);
+            } else if (node instanceof List<?> list) {
+                // A JavaScript array's own properties: its indexes ("0", not "00") and length.
+                if (part.equals("length")) {
+                    node = (long) list.size();
+                } else if (part.matches("0|[1-9][0-9]{0,8}") && Integer.parseInt(part) < list.size()) {
+                    node = list.get(Integer.parseInt(part));
+                } else {
+                    return List.of(0);
+                }
+            } else {
+                return List.of(0);
+            }
+        }
+        return Arrays.asList(1, node);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object omitPath(Object value, List<String> path) {
+        if (path.isEmpty() || !(value instanceof Map<?, ?> map) || !map.containsKey(path.get(0))) return value;
+        Map<String, Object> copy = new java.util.LinkedHashMap<>((Map<String, Object>) map);
+        if (path.size() == 1) copy.remove(path.get(0));
+        else copy.put(path.get(0), omitPath(copy.get(path.get(0)), path.subList(1, path.size())));
+        return copy;
+    }
+
+    /** RFC 8785 canonical JSON for strings, numbers, booleans, null, lists and maps (the runtime's canonicalize). */
     public static String canonicalJson(Object value) {
-        if (value == null) return "null";
-        if (value instanceof String text) return quote(text);
-        if (value instanceof Boolean flag) return flag.toString();
-        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof BigInteger) return value.toString();
-        if (value instanceof Number number) {
-            BigDecimal decimal = new BigDecimal(number.toString()).stripTrailingZeros();
-            return decimal.scale() <= 0 ? decimal.toBigInteger().toString() : decimal.toPlainString();
+        StringBuilder out = new StringBuilder();
+        write(out, value, 0);
+        return out.toString();
+    }
+
+    private static void write(StringBuilder out, Object value, int depth) {
+        if (value == null) {
+            out.append("null");
+        } else if (value instanceof String text) {
+            out.append(quote(text));
+        } else if (value instanceof Boolean flag) {
+            out.append(flag);
+        } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte || value instanceof BigInteger) {
+            BigInteger integer = new BigInteger(value.toString());
+            if (integer.abs().compareTo(BigInteger.valueOf((long) MAX_SAFE)) > 0) throw new UnhashableInputException("unsafe_integer");
+            out.append(integer);
+        } else if (value instanceof Number number) {
+            out.append(number(number.doubleValue()));
+        } else if (value instanceof Map<?, ?> || value instanceof Collection<?>) {
+            if (depth >= MAX_DEPTH) throw new UnhashableInputException("too_deep");
+            if (value instanceof Collection<?> list) {
+                out.append('[');
+                int i = 0;
+                for (Object element : list) {
+                    if (i++ > 0) out.append(',');
+                    write(out, element, depth + 1);
+                }
+                out.append(']');
+            } else {
+                // TreeMap's String order is UTF-16 code-unit order, as RFC 8785 sorts.
+                TreeMap<String, Object> sorted = new TreeMap<>();
+                ((Map<?, ?>) value).forEach((k, v) -> sorted.put(String.valueOf(k), v));
+                out.append('{');
+                int i = 0;
+                for (Map.Entry<String, Object> entry : sorted.entrySet()) {
+                    if (i++ > 0) out.append(',');
+                    out.append(quote(entry.getKey())).append(':');
+                    write(out, entry.getValue(), depth + 1);
+                }
+                out.append('}');
+            }
+        } else {
+            throw new UnhashableInputException("unsupported_value");
         }
-        if (value instanceof Map<?, ?> map) {
-            TreeMap<String, Object> sorted = new TreeMap<>();
-            map.forEach((k, v) -> sorted.put(String.valueOf(k), v));
-            StringBuilder out = new StringBuilder("{");
-            sorted.forEach((k, v) -> out.append(out.length() > 1 ? "," : "").append(quote(k)).append(':').append(canonicalJson(v)));
-            return out.append('}').toString();
+    }
+
+    /** A double as JavaScript's Number#toString prints it: the shortest digits that read back, closest first. */
+    static String number(double value) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) throw new UnhashableInputException("non_finite_number");
+        if (value == Math.rint(value) && Math.abs(value) > MAX_SAFE) throw new UnhashableInputException("unsafe_integer");
+        if (value == 0) return "0";
+        String sign = value < 0 ? "-" : "";
+        double magnitude = Math.abs(value);
+        BigDecimal exact = new BigDecimal(magnitude), shortest = exact;
+        for (int precision = 1; precision <= 17; precision++) {
+            BigDecimal candidate = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+            if (candidate.doubleValue() == magnitude) {
+                shortest = candidate;
+                break;
+            }
         }
-        if (value instanceof List<?> list) {
-            StringBuilder out = new StringBuilder("[");
-            for (int i = 0; i < list.size(); i++) out.append(i > 0 ? "," : "").append(canonicalJson(list.get(i)));
-            return out.append(']').toString();
-        }
-        throw new IllegalArgumentException("not JSON: " + value.getClass());
+        shortest = shortest.stripTrailingZeros();
+        String digits = shortest.unscaledValue().toString();
+        int k = digits.length(), n = k - shortest.scale();
+        if (k <= n && n <= 21) return sign + digits + "0".repeat(n - k);
+        if (0 < n && n <= 21) return sign + digits.substring(0, n) + "." + digits.substring(n);
+        if (-6 < n && n <= 0) return sign + "0." + "0".repeat(-n) + digits;
+        String mantissa = digits.charAt(0) + (k > 1 ? "." + digits.substring(1) : "");
+        return sign + mantissa + "e" + (n - 1 >= 0 ? "+" : "-") + Math.abs(n - 1);
     }
 
     private static String quote(String text) {
         StringBuilder out = new StringBuilder("\"");
-        for (char c : text.toCharArray()) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isSurrogate(c)) {
+                boolean paired = Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1));
+                if (!paired) throw new UnhashableInputException("lone_surrogate");
+                out.append(c).append(text.charAt(++i));
+                continue;
+            }
             switch (c) {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");
@@ -93,6 +220,37 @@ public final class Fingerprint {
             }
         }
         return out.append('"').toString();
+    }
+
+    /** The query as URLSearchParams reads it, sorted by name (stable: repeated names keep their order). */
+    private static List<List<String>> queryPairs(String query) {
+        List<List<String>> pairs = new ArrayList<>();
+        for (String segment : query.split("&", -1)) {
+            if (segment.isEmpty()) continue;
+            int equals = segment.indexOf('=');
+            String name = equals < 0 ? segment : segment.substring(0, equals);
+            String value = equals < 0 ? "" : segment.substring(equals + 1);
+            pairs.add(List.of(formDecode(name), formDecode(value)));
+        }
+        pairs.sort(Comparator.comparing(pair -> pair.get(0)));
+        return pairs;
+    }
+
+    /** "+" is a space, %XX a byte (a malformed escape stays as is), then UTF-8 with U+FFFD for bad bytes. */
+    private static String formDecode(String text) {
+        byte[] raw = text.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length);
+        for (int i = 0; i < raw.length; i++) {
+            byte b = raw[i];
+            if (b == '+') {
+                b = ' ';
+            } else if (b == '%' && i + 2 < raw.length && Character.digit(raw[i + 1], 16) >= 0 && Character.digit(raw[i + 2], 16) >= 0) {
+                b = (byte) (Character.digit(raw[i + 1], 16) << 4 | Character.digit(raw[i + 2], 16));
+                i += 2;
+            }
+            out.write(b);
+        }
+        return new String(out.toByteArray(), StandardCharsets.UTF_8);
     }
 
     static String sha256Hex(String text) {

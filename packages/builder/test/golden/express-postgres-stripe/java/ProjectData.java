@@ -95,6 +95,22 @@ final class ProjectData {
     "result_not_serializable": {
       "status": 500,
       "title": "The response could not be recorded for replay."
+    },
+    "invalid_signature": {
+      "status": 400,
+      "title": "The webhook signature is missing or does not verify."
+    },
+    "invalid_payload": {
+      "status": 400,
+      "title": "The webhook payload is not a readable event."
+    },
+    "verification_unavailable": {
+      "status": 503,
+      "title": "The webhook signature could not be checked now; nothing was processed."
+    },
+    "handler_failed": {
+      "status": 500,
+      "title": "The webhook handler failed; the event was not processed and may be redelivered."
     }
   },
   "actions": {
@@ -133,6 +149,11 @@ final class ProjectData {
     }
   },
   "paypalNamespace": "dec372e2-9ef0-5be5-99be-5d34bc554b11",
+  "providerKeyLimits": {
+    "stripe": 255,
+    "adyenKey": 64,
+    "adyenReference": 80
+  },
   "statements": {},
   "scripts": {
     "claim": "--[[ idempotency-builder:claim@1\\n  Claims a key in ONE atomic step, or returns what holds it. Takes over an orphan (PROCESSING,\\n  lease over, same fingerprint and owner) and replaces an expired COMPLETED/FAILED record when\\n  asked to. Every comparison uses the server clock (TIME).\\n\\n  KEYS[1]  record hash  <prefix>r:{<tag>}\\n  KEYS[2]  fence        <prefix>f:{<tag>}  last lockVersion of a released record (same slot)\\n  ARGV[1]  fingerprint\\n  ARGV[2]  '1' when an owner is given, '0' for none\\n  ARGV[3]  owner ('' when none)\\n  ARGV[4]  leaseMs\\n  ARGV[5]  ttlMs\\n  ARGV[6]  '1' to replace an expired COMPLETED/FAILED record, '0' to return it\\n  ARGV[7]  key    (stored so that scans can answer without parsing key names)\\n  ARGV[8]  scope\\n\\n  Returns\\n    {'claimed', lockVersion, reclaimed 0|1, replacedExpired 0|1, lockedUntil}\\n    {'existing', now, {k, sp, o, fp, s, v, lu, ca, cpa, ea, sc, hd, en, b}}\\n]]\\nlocal time = redis.call('TIME')\\nlocal now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)\\nlocal record, fence = KEYS[1], KEYS[2]\\nlocal fingerprint, hasOwner, owner = ARGV[1], ARGV[2] == '1', ARGV[3]\\nlocal leaseMs, ttlMs = tonumber(ARGV[4]), tonumber(ARGV[5])\\nlocal lockedUntil, expiresAt = now + leaseMs, now + ttlMs\\n\\n-- A PROCESSING record has no Redis TTL: an orphan may stand for a half-done side effect, so it\\n-- stays (visible to listStuck) until the same intent reclaims it or an operator releases it.\\n-- Only complete/fail set PEXPIREAT. A lease can therefore never outlive its record.\\n\\n-- One HSET for the whole fresh record (fewer redis.call round trips inside the script).\\nlocal function insert(lockVersion)\\n  local fields = {'k', ARGV[7], 'sp', ARGV[8], 'fp', fingerprint, 's', 'PROCESSING',\\n    'v', lockVersion, 'lu', lockedUntil, 'ca', now, 'ea', expiresAt}\\n  if hasOwner then\\n    fields[#fields + 1] = 'o'\\n    fields[#fields + 1] = owner\\n  end\\n  redis.call('HSET', record, unpack(fields))\\nend\\n\\n-- Every field at once: a duplicate (the common answer) is served from this one read.\\nlocal current = redis.call('HMGET', record,\\n  'k', 'sp', 'o', 'fp', 's', 'v', 'lu', 'ca', 'cpa', 'ea', 'sc', 'hd', 'en', 'b')\\nlocal storedOwner, storedFingerprint, status = current[3], current[4], current[5]\\nlocal version, storedLease, storedExpiry = tonumber(current[6]), tonumber(current[7]), tonumber(current[10])\\n\\nif not status then\\n  -- Absent: a fresh record's token is the server clock in ms (the store contract), so it is above\\n  -- every token an earlier, released incarnation of this key handed out; the fence keeps it above\\n  -- the released record's last token even when that one grew within this very millisecond.\\n  local released = redis.call('GET', fence)\\n  if released then redis.call('DEL', fence) end\\n  local lockVersion = math.max(now, tonumber(released or '0') + 1)\\n  insert(lockVersion)\\n  return {'claimed', lockVersion, 0, 0, lockedUntil}\\nend\\n\\nif status ~= 'PROCESSING' and storedExpiry <= now and ARGV[6] == '1' then\\n  redis.call('DEL', record) -- drop the old response, owner and TTL\\n  insert(version + 1)\\n  return {'claimed', version + 1, 0, 1, lockedUntil}\\nend\\n\\nlocal sameOwner = (hasOwner and storedOwner == owner) or (not hasOwner and not storedOwner)\\nif status == 'PROCESSING' and storedLease <= now and storedFingerprint == fingerprint and sameOwner then\\n  redis.call('HSET', record, 'v', version + 1, 'lu', lockedUntil, 'ea', expiresAt)\\n  return {'claimed', version + 1, 1, 0, lockedUntil}\\nend\\n\\nreturn {'existing', now, current}\\n",
@@ -155,7 +176,7 @@ final class ProjectData {
       "currency": "EUR",
       "recipient_id": "recipient-42"
     },
-    "fingerprint": "04a6bf62358d42845ebcdd453398e95cf26b7e705263a6c667a434563106717c"
+    "fingerprint": "d6de4a2c9984e343619f12bf0f800ffcf0a47e50e2f700476655d64a39ec3f92"
   }
 }
 """;

@@ -32,12 +32,23 @@ public class IdempotentExecutor {
 
     public ResponseEntity<Object> execute(String action, String idempotencyKey, String scope, Map<String, Object> body,
                                           String path, Supplier<ResponseEntity<Object>> handler) throws Exception {
+        return execute(action, idempotencyKey, scope, body, path, null, handler);
+    }
+
+    /** As above, with the raw query string (request.getQueryString()): the runtime fingerprints it too. */
+    public ResponseEntity<Object> execute(String action, String idempotencyKey, String scope, Object body,
+                                          String path, String query, Supplier<ResponseEntity<Object>> handler) throws Exception {
         Object intent = IdempotencyEngine.validateIntent(idempotencyKey);
         if (intent instanceof IdempotencyEngine.Answer problem) return toResponse(problem);
         if (scope == null || scope.isEmpty()) {
             return toResponse(IdempotencyEngine.problem("unauthenticated", 0));
         }
-        String fingerprint = Fingerprint.of(action, body, path);
+        String fingerprint;
+        try {
+            fingerprint = Fingerprint.of(action, body, path, query);
+        } catch (Fingerprint.UnhashableInputException e) {
+            return toResponse(IdempotencyEngine.problem("invalid_body", 0));
+        }
         IdempotencyEngine.Answer answer = engine.run(action, (String) intent, scope, fingerprint, () -> {
             ResponseEntity<Object> response = handler.get();
             return new IdempotencyEngine.Result(response.getStatusCode().value(), json.writeValueAsString(response.getBody()));

@@ -95,6 +95,22 @@ final class ProjectData {
     "result_not_serializable": {
       "status": 500,
       "title": "The response could not be recorded for replay."
+    },
+    "invalid_signature": {
+      "status": 400,
+      "title": "The webhook signature is missing or does not verify."
+    },
+    "invalid_payload": {
+      "status": 400,
+      "title": "The webhook payload is not a readable event."
+    },
+    "verification_unavailable": {
+      "status": 503,
+      "title": "The webhook signature could not be checked now; nothing was processed."
+    },
+    "handler_failed": {
+      "status": 500,
+      "title": "The webhook handler failed; the event was not processed and may be redelivered."
     }
   },
   "actions": {
@@ -120,6 +136,11 @@ final class ProjectData {
     }
   },
   "paypalNamespace": "a9fb3cd5-9725-5507-ace1-4accda019c7b",
+  "providerKeyLimits": {
+    "stripe": 255,
+    "adyenKey": 64,
+    "adyenReference": 80
+  },
   "statements": {
     "claimRead": {
       "text": "SELECT n.now AS now, r.idempotency_key, r.user_id, r.fingerprint, r.status, r.response_code, r.response_headers, r.response_body, r.response_encoding, r.owner_id, r.lock_version, r.locked_until, r.created_at, r.completed_at, r.expires_at\\n      FROM (SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) AS now) AS n\\n      LEFT JOIN \\"idempotency_store\\" AS r ON r.idempotency_key = ? AND r.user_id = ?",
@@ -222,7 +243,7 @@ final class ProjectData {
       "template": "template-1",
       "channel": "channel-1"
     },
-    "fingerprint": "ac86b11b75580804fae00923c0b5cebbc74c7ee32178b05736385d3d0747ef7c"
+    "fingerprint": "62535e28a5d9068df758e722ab1e800d43bf0f54d1faf080447503302c8a80d9"
   }
 }
 """;

@@ -54,14 +54,18 @@ func Middleware(store Store, action string, scopeOf func(*http.Request) string) 
 				return
 			}
 			raw, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-			var body map[string]any
+			var body any // nil when no body was sent: fingerprinted as "none", not as {}
 			if err != nil || (len(raw) > 0 && json.Unmarshal(raw, &body) != nil) {
 				// A body the fingerprint cannot read: answered 400, nothing claimed.
 				writeAnswer(w, Problem("invalid_body", 0))
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(raw))
-			fingerprint, err := Fingerprint(action, body, r.URL.Path)
+			fingerprint, err := FingerprintRequest(action, body, r.URL.Path, r.URL.RawQuery)
+			if err == ErrUnhashable {
+				writeAnswer(w, Problem("invalid_body", 0))
+				return
+			}
 			if err != nil {
 				writeAnswer(w, Problem("invalid_options", 0))
 				return

@@ -95,6 +95,22 @@ final class ProjectData {
     "result_not_serializable": {
       "status": 500,
       "title": "The response could not be recorded for replay."
+    },
+    "invalid_signature": {
+      "status": 400,
+      "title": "The webhook signature is missing or does not verify."
+    },
+    "invalid_payload": {
+      "status": 400,
+      "title": "The webhook payload is not a readable event."
+    },
+    "verification_unavailable": {
+      "status": 503,
+      "title": "The webhook signature could not be checked now; nothing was processed."
+    },
+    "handler_failed": {
+      "status": 500,
+      "title": "The webhook handler failed; the event was not processed and may be redelivered."
     }
   },
   "actions": {
@@ -111,93 +127,119 @@ final class ProjectData {
     }
   },
   "paypalNamespace": "31237ad6-659b-5563-9d43-43f05e925e25",
+  "providerKeyLimits": {
+    "stripe": 255,
+    "adyenKey": 64,
+    "adyenReference": 80
+  },
   "statements": {
-    "claimInsert": {
-      "text": "INSERT IGNORE INTO idempotency_store (idempotency_key, user_id, fingerprint, status, lock_version, locked_until, created_at, expires_at)\\nVALUES (?, ?, ?, 'PROCESSING', LAST_INSERT_ID((TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(3)) DIV 1000)), TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(3)), UTC_TIMESTAMP(3), TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(3)))",
+    "claimUpsert": {
+      "text": "INSERT INTO `idempotency_store`\\n  (idempotency_key, user_id, owner_id, fingerprint, status, lock_version, locked_until, created_at, expires_at, claim_token)\\n  VALUES (?, ?, ?, ?, 'PROCESSING', (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(3)) DIV 1000), UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(3),\\n  UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, CONCAT(?, 'N'))\\n  ON DUPLICATE KEY UPDATE\\n  claim_token = IF(\\n  (status = 'PROCESSING' AND locked_until <= UTC_TIMESTAMP(3) AND fingerprint = ? AND owner_id <=> ?)\\n  OR (status <> 'PROCESSING' AND expires_at <= UTC_TIMESTAMP(3) AND ? = 1),\\n  CONCAT(?, IF(status = 'PROCESSING', 'R', 'E')), claim_token),\\n  lock_version = IF(claim_token = CONCAT(?, 'R'), lock_version + 1,\\n  IF(claim_token = CONCAT(?, 'E'), GREATEST(lock_version + 1, (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(3)) DIV 1000)), lock_version)),\\n  created_at = IF(claim_token = CONCAT(?, 'E'), UTC_TIMESTAMP(3), created_at),\\n  fingerprint = IF(LEFT(claim_token, 32) = ?, ?, fingerprint),\\n  owner_id = IF(LEFT(claim_token, 32) = ?, ?, owner_id),\\n  status = IF(LEFT(claim_token, 32) = ?, 'PROCESSING', status),\\n  locked_until = IF(LEFT(claim_token, 32) = ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, locked_until),\\n  expires_at = IF(LEFT(claim_token, 32) = ?, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, expires_at),\\n  completed_at = IF(LEFT(claim_token, 32) = ?, NULL, completed_at),\\n  response_code = IF(LEFT(claim_token, 32) = ?, NULL, response_code),\\n  response_headers = IF(LEFT(claim_token, 32) = ?, NULL, response_headers),\\n  response_encoding = IF(LEFT(claim_token, 32) = ?, NULL, response_encoding),\\n  response_bytes = IF(LEFT(claim_token, 32) = ?, NULL, response_bytes)",
       "params": [
         "key",
         "scope",
+        "owner",
         "fingerprint",
-        "leaseMs",
-        "ttlMs"
+        "leaseUs",
+        "ttlUs",
+        "nonce",
+        "fingerprint",
+        "owner",
+        "replaceExpired",
+        "nonce",
+        "nonce",
+        "nonce",
+        "nonce",
+        "nonce",
+        "fingerprint",
+        "nonce",
+        "owner",
+        "nonce",
+        "nonce",
+        "leaseUs",
+        "nonce",
+        "ttlUs",
+        "nonce",
+        "nonce",
+        "nonce",
+        "nonce",
+        "nonce"
       ]
     },
-    "fetch": {
-      "text": "SELECT idempotency_key, user_id, fingerprint, status, response_code, response_body, lock_version,\\n       locked_until, created_at, completed_at, expires_at, UTC_TIMESTAMP(3) AS db_now,\\n       (status = 'PROCESSING' AND locked_until <= UTC_TIMESTAMP(3)) AS lease_over,\\n       (status <> 'PROCESSING' AND expires_at <= UTC_TIMESTAMP(3)) AS expired\\n  FROM idempotency_store\\n WHERE idempotency_key = ? AND user_id = ?",
+    "claimRead": {
+      "text": "SELECT (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(3)) DIV 1000) AS now_ms, idempotency_key, user_id, owner_id, fingerprint, status, lock_version, response_code,\\n  response_headers, response_encoding, response_bytes, claim_token,\\n  (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', locked_until) DIV 1000) AS locked_until_ms, (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', created_at) DIV 1000) AS created_at_ms,\\n  (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', completed_at) DIV 1000) AS completed_at_ms, (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', expires_at) DIV 1000) AS expires_at_ms FROM `idempotency_store` WHERE idempotency_key = ? AND user_id = ? LOCK IN SHARE MODE",
       "params": [
         "key",
         "scope"
       ]
     },
-    "reclaim": {
-      "text": "UPDATE idempotency_store\\n   SET created_at = IF(status = 'PROCESSING', created_at, UTC_TIMESTAMP(3)),\\n       fingerprint = ?,\\n       lock_version = LAST_INSERT_ID(IF(status = 'PROCESSING', lock_version + 1, GREATEST(lock_version + 1, (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(3)) DIV 1000)))),\\n       locked_until = TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(3)),\\n       expires_at = TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(3)),\\n       completed_at = NULL, response_code = NULL, response_body = NULL,\\n       status = 'PROCESSING'\\n WHERE idempotency_key = ? AND user_id = ? AND lock_version = ?\\n   AND ((status = 'PROCESSING' AND locked_until <= UTC_TIMESTAMP(3) AND fingerprint = ?)\\n     OR (status <> 'PROCESSING' AND expires_at <= UTC_TIMESTAMP(3)))",
+    "finish": {
+      "text": "UPDATE `idempotency_store` SET status = ?, response_code = ?, response_headers = ?,\\n  response_encoding = ?, response_bytes = ?, locked_until = NULL, completed_at = UTC_TIMESTAMP(3),\\n  expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND\\n  WHERE idempotency_key = ? AND user_id = ? AND lock_version = ? AND status = 'PROCESSING'",
       "params": [
-        "fingerprint",
-        "leaseMs",
-        "ttlMs",
-        "key",
-        "scope",
-        "lockVersion",
-        "fingerprint"
-      ]
-    },
-    "extend": {
-      "text": "UPDATE idempotency_store SET locked_until = TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(3))\\n WHERE idempotency_key = ? AND user_id = ? AND lock_version = ? AND status = 'PROCESSING'",
-      "params": [
-        "leaseMs",
-        "key",
-        "scope",
-        "lockVersion"
-      ]
-    },
-    "complete": {
-      "text": "UPDATE idempotency_store\\n   SET response_code = ?, response_body = ?, completed_at = UTC_TIMESTAMP(3),\\n       locked_until = NULL, expires_at = TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(3)), status = 'COMPLETED'\\n WHERE idempotency_key = ? AND user_id = ? AND lock_version = ? AND status = 'PROCESSING'",
-      "params": [
-        "responseCode",
-        "responseBody",
-        "ttlMs",
-        "key",
-        "scope",
-        "lockVersion"
-      ]
-    },
-    "fail": {
-      "text": "UPDATE idempotency_store\\n   SET response_code = ?, response_body = ?, completed_at = UTC_TIMESTAMP(3),\\n       locked_until = NULL, expires_at = TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(3)), status = 'FAILED'\\n WHERE idempotency_key = ? AND user_id = ? AND lock_version = ? AND status = 'PROCESSING'",
-      "params": [
-        "responseCode",
-        "responseBody",
-        "ttlMs",
+        "status",
+        "code",
+        "headers",
+        "encoding",
+        "bytes",
+        "ttlUs",
         "key",
         "scope",
         "lockVersion"
       ]
     },
     "release": {
-      "text": "DELETE FROM idempotency_store WHERE idempotency_key = ? AND user_id = ? AND lock_version = ? AND status = 'PROCESSING'",
+      "text": "DELETE FROM `idempotency_store` WHERE idempotency_key = ? AND user_id = ? AND lock_version = ? AND status = 'PROCESSING'",
       "params": [
         "key",
         "scope",
         "lockVersion"
       ]
     },
-    "purgeExpired": {
-      "text": "DELETE FROM idempotency_store\\n WHERE expires_at <= UTC_TIMESTAMP(3) AND status <> 'PROCESSING'\\n ORDER BY expires_at\\n LIMIT ?",
+    "extend": {
+      "text": "UPDATE `idempotency_store` SET locked_until = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND WHERE idempotency_key = ? AND user_id = ? AND lock_version = ? AND status = 'PROCESSING'",
       "params": [
-        "batchSize"
+        "leaseUs",
+        "key",
+        "scope",
+        "lockVersion"
+      ]
+    },
+    "get": {
+      "text": "SELECT idempotency_key, user_id, owner_id, fingerprint, status, lock_version, response_code,\\n  response_headers, response_encoding, response_bytes, claim_token,\\n  (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', locked_until) DIV 1000) AS locked_until_ms, (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', created_at) DIV 1000) AS created_at_ms,\\n  (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', completed_at) DIV 1000) AS completed_at_ms, (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', expires_at) DIV 1000) AS expires_at_ms FROM `idempotency_store` WHERE idempotency_key = ? AND user_id = ?",
+      "params": [
+        "key",
+        "scope"
+      ]
+    },
+    "purgeCandidates": {
+      "text": "SELECT idempotency_key, user_id FROM `idempotency_store`\\n  WHERE purge_at <= UTC_TIMESTAMP(3) ORDER BY purge_at LIMIT ?",
+      "params": [
+        "limit"
       ]
     },
     "listStuck": {
-      "text": "SELECT idempotency_key, user_id, lock_version, locked_until, created_at,\\n       TIMESTAMPDIFF(SECOND, locked_until, UTC_TIMESTAMP(3)) AS overdue_seconds\\n  FROM idempotency_store\\n WHERE status = 'PROCESSING' AND locked_until <= TIMESTAMPADD(MICROSECOND, -? * 1000, UTC_TIMESTAMP(3))\\n ORDER BY locked_until\\n LIMIT ?",
+      "text": "SELECT idempotency_key, user_id, owner_id, fingerprint, status, lock_version, response_code,\\n  response_headers, response_encoding, response_bytes, claim_token,\\n  (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', locked_until) DIV 1000) AS locked_until_ms, (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', created_at) DIV 1000) AS created_at_ms,\\n  (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', completed_at) DIV 1000) AS completed_at_ms, (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', expires_at) DIV 1000) AS expires_at_ms FROM `idempotency_store`\\n  WHERE stuck_at <= UTC_TIMESTAMP(3) - INTERVAL ? MICROSECOND ORDER BY stuck_at LIMIT ?",
       "params": [
-        "olderThanMs",
+        "olderUs",
         "limit"
       ]
     },
     "forceRelease": {
-      "text": "UPDATE idempotency_store SET locked_until = UTC_TIMESTAMP(3), lock_version = lock_version + 1\\n WHERE idempotency_key = ? AND user_id = ? AND status = 'PROCESSING'",
+      "text": "UPDATE `idempotency_store` SET lock_version = lock_version + 1, locked_until = UTC_TIMESTAMP(3)\\n  WHERE idempotency_key = ? AND user_id = ? AND status = 'PROCESSING'",
       "params": [
         "key",
         "scope"
+      ]
+    },
+    "now": {
+      "text": "SELECT (TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(3)) DIV 1000) AS now_ms",
+      "params": []
+    },
+    "purgeDelete": {
+      "text": "DELETE FROM `idempotency_store` WHERE (idempotency_key, user_id) IN ((?, ?)) AND purge_at <= UTC_TIMESTAMP(3)",
+      "params": [
+        "key0",
+        "scope0"
       ]
     }
   },
@@ -214,7 +256,7 @@ final class ProjectData {
       "amount": 4999,
       "currency": "EUR"
     },
-    "fingerprint": "41dd5a8748e58fe162a97237084ad52bda0bd2d1cfce8f3648282b0adccbebae"
+    "fingerprint": "6bd7371b5dcf9857960a3e04f1a7c9504098461f1a9067fee46fdd734f1cf19c"
   }
 }
 """;

@@ -39,7 +39,8 @@ def idempotent(store: Store, action: str) -> Callable[[Callable[..., Tuple[Any, 
             if user is None or not user.is_authenticated:
                 return _response(problem("unauthenticated"))
             try:
-                body = json.loads(request.body or b"{}")
+                body = json.loads(request.body) if request.body else None  # no body is not {}
+                fp = fingerprint(action, body, request.path, request.META.get("QUERY_STRING", ""))
             except ValueError:
                 return _response(problem("invalid_body"))
 
@@ -47,7 +48,7 @@ def idempotent(store: Store, action: str) -> Callable[[Callable[..., Tuple[Any, 
                 result, status = view(request, *args, **kwargs)
                 return status, result
 
-            return _response(run(store, action, intent, str(user.pk), fingerprint(action, body, request.path), execute))
+            return _response(run(store, action, intent, str(user.pk), fp, execute))
 
         return wrapper
 

@@ -96,6 +96,22 @@ final class ProjectData {
     "result_not_serializable": {
       "status": 500,
       "title": "The response could not be recorded for replay."
+    },
+    "invalid_signature": {
+      "status": 400,
+      "title": "The webhook signature is missing or does not verify."
+    },
+    "invalid_payload": {
+      "status": 400,
+      "title": "The webhook payload is not a readable event."
+    },
+    "verification_unavailable": {
+      "status": 503,
+      "title": "The webhook signature could not be checked now; nothing was processed."
+    },
+    "handler_failed": {
+      "status": 500,
+      "title": "The webhook handler failed; the event was not processed and may be redelivered."
     }
   },
   "actions": {
@@ -111,6 +127,11 @@ final class ProjectData {
     }
   },
   "paypalNamespace": "e6f1ec5f-a025-5184-9eb1-bcf259fe55d7",
+  "providerKeyLimits": {
+    "stripe": 255,
+    "adyenKey": 64,
+    "adyenReference": 80
+  },
   "statements": {
     "claim": {
       "text": "WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),\\n      prior AS MATERIALIZED (\\n        SELECT r.*, COALESCE(\\n      (r.status = 'PROCESSING' AND r.locked_until <= clock.now\\n        AND r.fingerprint = ?::text AND r.owner_id IS NOT DISTINCT FROM ?::text)\\n      OR (r.status <> 'PROCESSING' AND r.expires_at <= clock.now AND ?::boolean),\\n    false) AS claimable\\n        FROM \\"idempotency_store\\" AS r, clock\\n        WHERE r.idempotency_key = ?::text AND r.user_id = ?::text\\n      ),\\n      inserted AS (\\n        INSERT INTO \\"idempotency_store\\" AS r\\n          (idempotency_key, user_id, owner_id, fingerprint, status, lock_version, locked_until, created_at, expires_at)\\n        SELECT ?::text, ?::text, ?::text, ?::text, 'PROCESSING', floor(extract(epoch FROM clock.now) * 1000)::bigint,\\n          clock.now + (interval '1 millisecond' * ?::float8), clock.now, clock.now + (interval '1 millisecond' * ?::float8)\\n        FROM clock\\n        WHERE NOT EXISTS (SELECT 1 FROM prior)\\n        ON CONFLICT (idempotency_key, user_id) DO NOTHING\\n        RETURNING r.*\\n      ),\\n      taken AS (\\n        UPDATE \\"idempotency_store\\" AS r SET\\n          fingerprint = ?::text, owner_id = ?::text, status = 'PROCESSING',\\n          lock_version = CASE WHEN prior.status = 'PROCESSING' THEN r.lock_version + 1\\n            ELSE GREATEST(r.lock_version + 1, floor(extract(epoch FROM clock.now) * 1000)::bigint) END,\\n          locked_until = clock.now + (interval '1 millisecond' * ?::float8),\\n          created_at = CASE WHEN prior.status = 'PROCESSING' THEN r.created_at ELSE clock.now END,\\n          expires_at = clock.now + (interval '1 millisecond' * ?::float8),\\n          completed_at = NULL, response_code = NULL, response_body = NULL,\\n        response_headers = NULL, response_encoding = NULL, response_bytes = NULL\\n        FROM clock, prior\\n        WHERE prior.claimable AND r.idempotency_key = ?::text AND r.user_id = ?::text\\n          AND r.status = prior.status AND r.lock_version = prior.lock_version\\n          AND COALESCE(\\n      (r.status = 'PROCESSING' AND r.locked_until <= clock.now\\n        AND r.fingerprint = ?::text AND r.owner_id IS NOT DISTINCT FROM ?::text)\\n      OR (r.status <> 'PROCESSING' AND r.expires_at <= clock.now AND ?::boolean),\\n    false)\\n        RETURNING r.*, prior.status = 'PROCESSING' AS was_processing\\n      ),\\n      newest AS (\\n        SELECT r.* FROM \\"idempotency_store\\" AS r\\n        WHERE r.idempotency_key = ?::text AND r.user_id = ?::text\\n          AND EXISTS (SELECT 1 FROM prior WHERE prior.claimable)\\n          AND NOT EXISTS (SELECT 1 FROM taken)\\n        FOR SHARE\\n      )\\n      SELECT 'claimed'::text AS outcome, false AS reclaimed, false AS replaced,\\n       (extract(epoch FROM clock.now) * 1000)::float8 AS now_ms, i.idempotency_key, i.user_id, i.owner_id, i.fingerprint, i.status, i.lock_version, i.response_code, i.response_headers, i.response_encoding, i.response_bytes, (extract(epoch FROM i.locked_until) * 1000)::float8 AS locked_until_ms, (extract(epoch FROM i.created_at) * 1000)::float8 AS created_at_ms, (extract(epoch FROM i.completed_at) * 1000)::float8 AS completed_at_ms, (extract(epoch FROM i.expires_at) * 1000)::float8 AS expires_at_ms FROM inserted AS i, clock\\n      UNION ALL\\n      SELECT 'claimed'::text AS outcome, t.was_processing AS reclaimed, NOT t.was_processing AS replaced,\\n       (extract(epoch FROM clock.now) * 1000)::float8 AS now_ms, t.idempotency_key, t.user_id, t.owner_id, t.fingerprint, t.status, t.lock_version, t.response_code, t.response_headers, t.response_encoding, t.response_bytes, (extract(epoch FROM t.locked_until) * 1000)::float8 AS locked_until_ms, (extract(epoch FROM t.created_at) * 1000)::float8 AS created_at_ms, (extract(epoch FROM t.completed_at) * 1000)::float8 AS completed_at_ms, (extract(epoch FROM t.expires_at) * 1000)::float8 AS expires_at_ms FROM taken AS t, clock\\n      UNION ALL\\n      SELECT 'existing'::text AS outcome, false AS reclaimed, false AS replaced,\\n       (extract(epoch FROM clock.now) * 1000)::float8 AS now_ms, p.idempotency_key, p.user_id, p.owner_id, p.fingerprint, p.status, p.lock_version, p.response_code, p.response_headers, p.response_encoding, p.response_bytes, (extract(epoch FROM p.locked_until) * 1000)::float8 AS locked_until_ms, (extract(epoch FROM p.created_at) * 1000)::float8 AS created_at_ms, (extract(epoch FROM p.completed_at) * 1000)::float8 AS completed_at_ms, (extract(epoch FROM p.expires_at) * 1000)::float8 AS expires_at_ms FROM prior AS p, clock WHERE NOT p.claimable\\n      UNION ALL\\n      SELECT 'existing'::text AS outcome, false AS reclaimed, false AS replaced,\\n       (extract(epoch FROM clock.now) * 1000)::float8 AS now_ms, n.idempotency_key, n.user_id, n.owner_id, n.fingerprint, n.status, n.lock_version, n.response_code, n.response_headers, n.response_encoding, n.response_bytes, (extract(epoch FROM n.locked_until) * 1000)::float8 AS locked_until_ms, (extract(epoch FROM n.created_at) * 1000)::float8 AS created_at_ms, (extract(epoch FROM n.completed_at) * 1000)::float8 AS completed_at_ms, (extract(epoch FROM n.expires_at) * 1000)::float8 AS expires_at_ms FROM newest AS n, clock",
@@ -224,7 +245,7 @@ final class ProjectData {
         }
       ]
     },
-    "fingerprint": "1130d91901a7c0de17b95df7b8ef640a355850f1cbaa9e482613cd98799ccba1"
+    "fingerprint": "7813616d892589e8a4144b1610060e26c6e4aa201d146b76fbf2177241b3718b"
   }
 }
 """;

@@ -45,7 +45,11 @@ def idempotent(store: Store, action: str) -> Callable[[Callable[..., Tuple[Any, 
                 result, status = view(*args, **kwargs)
                 return status, result
 
-            return _response(run(store, action, intent, str(scope), fingerprint(action, body or {}, request.path), execute))
+            try:  # no body is None, not {}: the runtime fingerprints them differently
+                fp = fingerprint(action, body, request.path, request.query_string.decode("utf-8", "replace"))
+            except ValueError:
+                return _response(problem("invalid_body"))
+            return _response(run(store, action, intent, str(scope), fp, execute))
 
         return wrapper
 
