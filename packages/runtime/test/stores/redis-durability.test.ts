@@ -40,7 +40,9 @@ async function engineOn(port: number, waitForReplicas: RedisStoreOptions['waitFo
   clients.push(client);
   await client.connect();
   const store = createRedisStore({ client, prefix: 'durability:', waitForReplicas });
-  return { store, idempotency: createIdempotency({ store, leaseMs: 30_000 }) };
+  // A capped completion (3 tries): these scenarios are about what the failover keeps, and a holder
+  // whose primary is gone should give up now rather than keep trying for its 30 s lease.
+  return { store, idempotency: createIdempotency({ store, leaseMs: 30_000, finishAttempts: 3 }) };
 }
 
 /** Counts how often the action really ran, per key. */

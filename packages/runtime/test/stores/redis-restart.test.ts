@@ -45,7 +45,9 @@ describe.skipIf(!serverInstalled)('redis store when Redis restarts mid-run', () 
     const store = createRedisStore({ client: client!, prefix: 'restart:' });
     // singleFlight off: this test is about the store answering while Redis is down, not about
     // duplicates of a locally held key (which single-flight answers in_progress without the store).
-    const idempotency = createIdempotency({ store, leaseMs: 1_500, singleFlight: false });
+    // finishAttempts 3: the first holder gives up while Redis is still down (the default would keep
+    // trying until its lease ends), so the restarted server still holds its live claim.
+    const idempotency = createIdempotency({ store, leaseMs: 1_500, singleFlight: false, finishAttempts: 3 });
     const runs = new Map<string, number>();
     const action = (key: string) => async () => {
       runs.set(key, (runs.get(key) ?? 0) + 1);
