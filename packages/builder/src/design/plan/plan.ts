@@ -157,7 +157,7 @@ export function derivePlan(answers: Answers): Plan {
     const key = planKey(action, answers);
     const lease = planLease(action, stack.store, answers.concurrency);
     const retention = planRetention(action, answers, lease.leaseMs);
-    const saga = planSaga(action, key.storedKey);
+    const saga = planSaga(action, key.storedKey, stack.language === 'typescript');
     return {
       action,
       key,

@@ -2,6 +2,7 @@
  * Multi-step (saga) actions: step sub-keys, compensations, and the state machine the outer key
  * moves through. A retry resumes from the last incomplete step, never from the beginning.
  */
+import { stepKey } from '@idempotency-builder/runtime/saga';
 import type { Action } from '../../answers.js';
 
 export interface SagaStep {
@@ -40,12 +41,14 @@ function compensationFor(step: string): { text: string; reversible: boolean } {
  * The saga plan for an action with several steps, or undefined.
  * @example planSaga({ steps: ['reserveStock', 'chargeCard', 'confirmOrder'], ... }, key)?.states[0] // 'PROCESSING'
  */
-export function planSaga(action: Action, storedKey: string): SagaPlan | undefined {
+export function planSaga(action: Action, storedKey: string, runtimeRunner = false): SagaPlan | undefined {
   const names = action.steps ?? [];
   if (names.length < 2) return undefined;
   const steps = names.map((name, offset) => {
     const { text, reversible } = compensationFor(name);
-    return { index: offset + 1, name, subKeyExample: `${storedKey}_${offset + 1}`, compensation: text, reversible };
+    // The runtime's runner (TypeScript) keys a step `{key}:{step}`; the standalone languages' step table `{key}_{n}`.
+    const subKeyExample = runtimeRunner ? stepKey(storedKey, name) : `${storedKey}_${offset + 1}`;
+    return { index: offset + 1, name, subKeyExample, compensation: text, reversible };
   });
   const done = steps.map((step) => `STEP_${step.index}_DONE`);
   const states = ['PROCESSING', ...done, 'COMPLETED', ...steps.slice(1).map((step) => `STEP_${step.index}_FAILED`), 'COMPENSATING', 'ROLLED_BACK', 'FAILED'];
