@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentationFiles, extractSnippets, type Snippet } from './snippets.js';
+import { brokenLinks, documentationFiles, extractSnippets, type Snippet } from './snippets.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -26,6 +26,10 @@ const fileOf = (index: number) => `snippet-${String(index).padStart(3, '0')}.ts`
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('documentation code blocks', () => {
+  it('links only to files that exist (README, package READMEs and docs alike)', () => {
+    expect(documentationFiles(root).flatMap((file) => brokenLinks(root, file))).toEqual([]);
+  });
+
   it('finds the blocks, and every skipped one says why', () => {
     expect(all.length).toBeGreaterThan(10);
     for (const skip of skipped) expect(skip.reason.length, skip.origin).toBeGreaterThan(10);

@@ -1,10 +1,10 @@
 /**
- * The code blocks of the README and docs, as a reader would paste them: every ```ts block is a
+ * The code blocks of the README and docs (each package's docs/, shipped with it), as a reader would paste them: every ```ts block is a
  * module of its own, type-checked against the built packages, and the ones marked
  * `<!-- snippet: run -->` are run. A block that is deliberately not a program says why with
  * `<!-- snippet: skip (reason) -->` on the line before it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export interface Snippet {
@@ -22,7 +22,7 @@ export interface SkippedSnippet {
 const FENCE = /^```(ts|typescript)\s*$/;
 const MARKER = /^<!--\s*snippet:\s*(run|skip)\s*(?:\((.+)\))?\s*-->\s*$/;
 
-/** README.md, each package's README and every page under docs/. */
+/** README.md, each package's README and every page under each package's docs/. */
 export function documentationFiles(root: string): string[] {
   const files = [join(root, 'README.md')];
   for (const pkg of readdirSync(join(root, 'packages'))) files.push(join(root, 'packages', pkg, 'README.md'));
@@ -32,7 +32,10 @@ export function documentationFiles(root: string): string[] {
       else if (entry.name.endsWith('.md')) files.push(join(dir, entry.name));
     }
   };
-  walk(join(root, 'docs'));
+  for (const pkg of readdirSync(join(root, 'packages'))) {
+    const docs = join(root, 'packages', pkg, 'docs');
+    if (existsSync(docs)) walk(docs);
+  }
   return files.filter((file) => {
     try {
       readFileSync(file);
@@ -65,4 +68,17 @@ export function extractSnippets(root: string, file: string): { snippets: Snippet
     snippets.push({ origin, code, run: marker?.[1] === 'run' });
   }
   return { snippets, skipped };
+}
+
+/** Every relative link of one Markdown file whose target does not exist, as `file:line → target`. */
+export function brokenLinks(root: string, file: string): string[] {
+  const broken: string[] = [];
+  readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
+    for (const match of line.matchAll(/\]\(([^)\s#]+)(#[^)]*)?\)/g)) {
+      const target = match[1]!;
+      if (/^[a-z]+:/i.test(target) || target.startsWith('/')) continue;
+      if (!existsSync(join(file, '..', target))) broken.push(`${relative(root, file)}:${index + 1} → ${target}`);
+    }
+  });
+  return broken;
 }
