@@ -26,6 +26,8 @@ const WRITE = /\.(create|createMany|insert|insertOne|insertMany|save|update|upda
 const EXTERNAL = /(?<![.\w])(send\w*|notify\w*|sendmail|send_mail|send_email)\s*\(|\.(sendMail|sendEmail|sendSms|sendMessage|sendNotification|send_message|send_mail|publish|enqueue|emit|delay|apply_async)\s*\(|\bfetch\s*\(|\b(axios|requests|httpx|got|ky)\.(post|put|patch|delete)\s*\(|\b\w*[qQ]ueue\.add\s*\(|\b(SendMessageCommand|PublishCommand|SendEmailCommand)\b/;
 const GENERIC_NAMES = /^(create|update|save|execute|handle|run|call|post|put|patch|delete|process|main|index|default)$/;
 /** Existing idempotency handling in or around a handler. */
+/** The protection note for a route the idempotency-builder runtime already guards. */
+export const RUNTIME_PROTECTION = '@idempotency-builder/runtime';
 const PROTECTION = /idempoten|Idempotency-Key|X-Idempotency|@Idempotent|dedupe?_?key|processed_?events?/i;
 
 const cache = new Map<string, string[]>();
@@ -109,7 +111,10 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
       if (GENERIC_NAMES.test(fn.name) && fn.file !== file && !fileText.includes(base)) continue;
       evidence.push(`reaches ${fn.call.call} (${fn.call.location}) through ${fn.name}()`);
     }
-    const protection = PROTECTION.exec(body)?.[0];
+    // This project's own runtime already on the route: the design describes it rather than skipping the route.
+    const ownRuntime = /@idempotency-builder\/runtime/.test(fileText);
+    const found = PROTECTION.exec(body)?.[0];
+    const protection = found && ownRuntime ? RUNTIME_PROTECTION : found;
     const name = endpoint.handler ?? '';
     let level: CostLevel;
     if (evidence.length > 0) level = 'money';

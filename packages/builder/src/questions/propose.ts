@@ -7,6 +7,7 @@ import type { Action, Answers } from '../answers.js';
 import type { ConsumerFinding, EndpointFinding, Inspection, PaymentCallFinding, Provider, SchedulerFinding } from '../inspect/types.js';
 import { defaultFields } from './defaults.js';
 import { consumerActionName, httpActionName, jobActionName, uniqueNames, webhookActionName } from './naming.js';
+import { RUNTIME_PROTECTION } from '../inspect/cost.js';
 
 export type Provenance = Answers['provenance'][string];
 
@@ -163,7 +164,10 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
     // Existing handling is assessed rather than stacked on — except where money moves: a provider
     // key taken from the request (e.g. the client's header passed to Stripe) dedupes at the
     // provider only, unscoped, and leaves the local record unprotected.
-    if (endpoint.protection && !moneyInside) {
+    // The runtime's own middleware already on the route: designed as what it is (the document
+    // describes and tests the protection in place), never skipped.
+    const ownRuntime = endpoint.protection?.startsWith(RUNTIME_PROTECTION) === true;
+    if (endpoint.protection && !moneyInside && !ownRuntime) {
       skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): already has idempotency handling (${endpoint.protection}); assess it rather than stacking a second layer`);
       continue;
     }
