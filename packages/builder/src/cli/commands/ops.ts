@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { parseDuration } from '../../questions/duration.js';
+import { countFlag, durationFlag } from '../../ops/flags.js';
 import { openStore, type OpenedStore } from '../../ops/open-store.js';
 import { relative, viewRecord, type RecordView } from '../../ops/record-view.js';
 import { maskUrl, resolveStoreTarget, StoreTargetError, type StoreTargetInput } from '../../ops/store-target.js';
@@ -32,21 +32,6 @@ async function withStore(flags: CommonFlags, body: (opened: OpenedStore) => Prom
   } finally {
     await opened?.close().catch(() => undefined);
   }
-}
-
-function durationFlag(name: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  if (/^\s*0+\s*$/.test(text)) return 0;
-  const ms = parseDuration(text);
-  if (ms === undefined) throw new StoreTargetError(`--${name} must be a duration such as 30s, 5m or 2h; got "${text}".`);
-  return ms;
-}
-
-function countFlag(name: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new StoreTargetError(`--${name} must be a whole number >= 1; got "${text}".`);
-  return value;
 }
 
 function printRecord(view: RecordView): void {

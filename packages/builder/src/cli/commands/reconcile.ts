@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { createEncryptionCodec, createIdempotency, type ResponseCodec } from '@idempotency-builder/runtime';
 import { reconcile, stripeLookup, type ReconcileReport } from '@idempotency-builder/runtime/payments';
-import { parseDuration } from '../../questions/duration.js';
+import { countFlag, durationFlag } from '../../ops/flags.js';
 import { loadDriver, openStore, type OpenedStore } from '../../ops/open-store.js';
 import { resolveStoreTarget, StoreTargetError, type StoreTargetInput } from '../../ops/store-target.js';
 
@@ -75,10 +75,8 @@ export function registerReconcileCommand(program: Command): void {
       let opened: OpenedStore | undefined;
       try {
         if (flags.provider !== 'stripe') throw new StoreTargetError(`--provider ${flags.provider} is not supported by the CLI: call reconcile() from @idempotency-builder/runtime/payments with your provider's lookup.`);
-        const olderThanMs = /^\s*0+\s*$/.test(flags.olderThan ?? '') ? 0 : parseDuration(flags.olderThan ?? '2m');
-        const limit = Number(flags.limit ?? '100');
-        if (olderThanMs === undefined) throw new StoreTargetError(`--older-than must be a duration such as 2m; got "${flags.olderThan}".`);
-        if (!Number.isInteger(limit) || limit < 1) throw new StoreTargetError(`--limit must be a whole number >= 1; got "${flags.limit}".`);
+        const olderThanMs = durationFlag('older-than', flags.olderThan, 120_000);
+        const limit = countFlag('limit', flags.limit, 100);
         const lookup = stripeLookup(stripeClient(flags));
         const codec = codecFrom(flags);
         opened = await openStore(resolveStoreTarget(flags));
