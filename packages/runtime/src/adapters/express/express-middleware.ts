@@ -11,11 +11,20 @@ import type { HttpIdempotencyOptions } from '../http/options.js';
 import { resolveMaxRequestBytes, type RequestBodyOptions } from '../http/request-body.js';
 import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
+import type { ActionContext } from '../../core/engine.js';
 
 /** What is used of an Express request (structural: Express 4 and 5 both fit). */
 export type ExpressRequestLike = NodeRequestLike;
 /** What is used of an Express response. */
-export type ExpressResponseLike = NodeResponseLike;
+/**
+ * What is used of an Express response: the capture's surface, plus `locals` (where the held key's
+ * context is put for the route handler) and the `close` event (a client that went away).
+ */
+export interface ExpressResponseLike extends NodeResponseLike {
+  locals?: Record<string, unknown>;
+  readonly writableFinished?: boolean;
+  once?(event: 'close', listener: () => void): unknown;
+}
 export type ExpressNext = (error?: unknown) => void;
 
 export type ExpressIdempotencyOptions<Req extends ExpressRequestLike = ExpressRequestLike> = HttpIdempotencyOptions<Req> & RequestBodyOptions;
@@ -44,14 +53,21 @@ export function idempotencyMiddleware<Req extends ExpressRequestLike = ExpressRe
       return;
     }
     let capture: NodeResponseCapture | undefined;
-    const execute = () => {
+    // A client that goes away before the response is finished reaches the handler as an abort of
+    // its signal (res.locals.idempotency.signal): a notice, the handler decides whether to stop.
+    const disconnect = new AbortController();
+    res.once?.('close', () => {
+      if (!res.writableFinished) disconnect.abort(new Error('The client closed the connection.'));
+    });
+    const execute = (context: ActionContext) => {
+      if (res.locals) res.locals.idempotency = context;
       capture = captureNodeResponse(res, maxBodyBytes);
       // Express 5 routes a handler's rejection to the error handler, which writes a 5xx into the
       // capture; that releases the key. (Express 4 cannot see async rejections: catch them.)
       next();
       return capture.response;
     };
-    http.handle(req, nodeRequestView(req, { maxRequestBytes }), execute).then(
+    http.handle(req, nodeRequestView(req, { maxRequestBytes }), execute, { signal: disconnect.signal }).then(
       (outcome) => {
         if (outcome.kind === 'pass') next();
         else if (outcome.kind === 'respond') writeNodeResponse(res, outcome.response);

@@ -35,12 +35,13 @@ export function withIdempotency<Rest extends unknown[]>(
     let send: Response | undefined;
     let ran = false;
     const outcome = await http
+      // request.signal aborts when the client goes away (fetch runtimes): passed on as a notice.
       .handle(request, fetchRequestView(request, { maxRequestBytes }), async () => {
         ran = true;
         const capture = await captureFetchResponse(await handler(request, ...rest), maxBodyBytes);
         send = capture.send;
         return capture.captured;
-      })
+      }, { signal: request.signal })
       .catch((error: unknown) => {
         const bodyError = ran ? null : asRequestBodyError(error);
         if (bodyError === null) throw error;

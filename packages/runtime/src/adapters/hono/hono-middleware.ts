@@ -55,7 +55,7 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
         const capture = await captureFetchResponse(c.res, maxBodyBytes);
         send = capture.send;
         return capture.captured;
-      })
+      }, { signal: request.signal })
       .catch((error: unknown) => {
         const bodyError = ran ? null : asRequestBodyError(error);
         if (bodyError === null) throw error;
