@@ -21,6 +21,7 @@ import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.j
 import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
 import { assertSupportedNestVersion, installedNestVersion } from './nest-version.js';
 import { platformAnswer, type PlatformResponseLike } from './platform-answer.js';
+import type { ActionContext } from '../../core/engine.js';
 
 /** What is used of Nest's ExecutionContext. */
 export interface ExecutionContextLike {
@@ -53,6 +54,19 @@ class RejectedBeforeHandlerError extends Error {
   }
 }
 
+/** The held key's context per request, for `idempotencyContext`. */
+const contexts = new WeakMap<object, ActionContext>();
+
+/**
+ * The held key's context for a route handler: `signal` aborts when the lease is lost, when
+ * `maxExecutionMs` passes, or when the client disconnects (a notice: the handler decides).
+ * @example
+ * @Post() report(@Req() request: Request) { return this.reports.build({ signal: idempotencyContext(request)?.signal }); }
+ */
+export function idempotencyContext(request: object): ActionContext | undefined {
+  return contexts.get(request);
+}
+
 /**
  * The interceptor. Options (and the installed Nest major) are checked in the constructor, so a
  * bad configuration or an untested Nest stops the app at startup.
@@ -82,7 +96,14 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
     return new Observable<unknown>((subscriber) => {
       let capture: NodeResponseCapture | undefined;
       let inner: Subscription | undefined;
-      const execute = () => {
+      // A client that goes away reaches the handler as an abort of idempotencyContext(request).signal.
+      const disconnect = new AbortController();
+      const closable = raw as NodeResponseLike & { once?(event: 'close', listener: () => void): unknown; readonly writableFinished?: boolean };
+      closable.once?.('close', () => {
+        if (!closable.writableFinished) disconnect.abort(new Error('The client closed the connection.'));
+      });
+      const execute = (held: ActionContext) => {
+        contexts.set(request, held);
         capture = captureNodeResponse(raw, http.options.maxBodyBytes);
         // Nest writes what the handler emits (or what an exception filter makes of its error)
         // into the capture; that write is the response that gets stored.
@@ -92,7 +113,7 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
           return response;
         });
       };
-      http.handle(request, nodeRequestView(request, { maxRequestBytes: this.#maxRequestBytes }), execute).then(
+      http.handle(request, nodeRequestView(request, { maxRequestBytes: this.#maxRequestBytes }), execute, { signal: disconnect.signal }).then(
         (outcome) => {
           if (outcome.kind === 'pass') inner = next.handle().subscribe(subscriber);
           else if (outcome.kind === 'respond') {

@@ -2,6 +2,7 @@
 export {
   Idempotent,
   IdempotencyInterceptor,
+  idempotencyContext,
   type NestIdempotencyOptions,
   type NestRequestLike,
   type ExecutionContextLike,
