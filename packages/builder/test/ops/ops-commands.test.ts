@@ -12,31 +12,13 @@ import { createRedisStore } from '@idempotency-builder/runtime/redis';
 import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createProgram } from '../../src/cli/program.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
 import { probeTcp, serviceAvailable } from '../../../runtime/test/support/services.js';
 
 const pgUp = await serviceAvailable('PostgreSQL', () => probeTcp(5432));
 const redisUp = await serviceAvailable('Redis', () => probeTcp(6379));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs one CLI command in-process; returns what it printed and the exit code it set. */
-async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  process.exitCode = 0;
-  try {
-    await createProgram().exitOverride().parseAsync(['node', 'idempotency-builder', ...args]);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { stdout, stderr, code };
-}
 
 interface Target {
   readonly name: string;

@@ -12,7 +12,7 @@ import { STRIPE_METADATA_KEY, STRIPE_METADATA_SCOPE, stripeIdempotencyKey } from
 import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createProgram } from '../../src/cli/program.js';
+import { cli } from './run-cli.js';
 import { startFakeProvider, type FakeProvider } from '../../../runtime/test/payments/support/fake-provider.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -26,23 +26,6 @@ afterAll(async () => {
   await fake.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  process.exitCode = 0;
-  try {
-    await createProgram().exitOverride().parseAsync(['node', 'idempotency-builder', ...args]);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { stdout, stderr, code };
-}
 
 describe('reconcile command', () => {
   it('completes the orphan Stripe charged (encrypted like the service), releases the one it never saw, charges nothing', async () => {

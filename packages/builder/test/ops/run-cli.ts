@@ -1,0 +1,20 @@
+/** Runs the idempotency-builder CLI in-process, as an operator would type it; returns its output and exit code. */
+import { vi } from 'vitest';
+import { createProgram } from '../../src/cli/program.js';
+
+export async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  process.exitCode = 0;
+  try {
+    await createProgram().exitOverride().parseAsync(['node', 'idempotency-builder', ...args]);
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { stdout, stderr, code };
+}
