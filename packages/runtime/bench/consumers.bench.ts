@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
-import { createIdempotency, type Idempotency } from '../src/index.js';
-import { startRabbitConsumer } from '../src/consumers/rabbitmq/index.js';
-import { createMemoryStore } from '../src/stores/memory/index.js';
-import { createSqliteStore } from '../src/stores/sqlite/index.js';
+import { createIdempotency, type Idempotency } from '@idempotency-builder/runtime';
+import { startRabbitConsumer } from '@idempotency-builder/runtime/consumers/rabbitmq';
+import { createMemoryStore } from '@idempotency-builder/runtime/memory';
+import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
 import { probeTcp } from '../test/support/services.js';
 import type { BenchSuite, Row } from './harness.js';
 

@@ -2,8 +2,8 @@
  * Engine overhead: one protected `run()` on the memory store (new key each time, so every call
  * claims, runs and completes) and one replay, against calling the action directly.
  */
-import { createIdempotency, fingerprintFields } from '../src/index.js';
-import { createMemoryStore } from '../src/stores/memory/index.js';
+import { createIdempotency, fingerprintFields } from '@idempotency-builder/runtime';
+import { createMemoryStore } from '@idempotency-builder/runtime/memory';
 import { compare, type BenchSuite } from './harness.js';
 
 const suite: BenchSuite = {

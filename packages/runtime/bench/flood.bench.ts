@@ -8,9 +8,9 @@
  * Flood size = IDEMPOTENCY_BENCH_FLOOD (default 10 000).
  */
 import pg from 'pg';
-import { createIdempotency, fingerprintFields, IdempotencyError, type IdempotencyOptions } from '../src/index.js';
-import { createMemoryStore } from '../src/stores/memory/index.js';
-import { createPostgresStore } from '../src/stores/postgres/index.js';
+import { createIdempotency, fingerprintFields, IdempotencyError, type IdempotencyOptions } from '@idempotency-builder/runtime';
+import { createMemoryStore } from '@idempotency-builder/runtime/memory';
+import { createPostgresStore } from '@idempotency-builder/runtime/postgres';
 import { probeTcp } from '../test/support/services.js';
 import { compare, type BenchSuite } from './harness.js';
 

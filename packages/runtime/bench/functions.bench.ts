@@ -3,9 +3,9 @@
  * key each call (select + hash + claim + run + complete), a replay of a completed key, and
  * `run()` called directly with the same work — so the wrapper's own share is visible.
  */
-import { createIdempotency, fingerprintJson } from '../src/index.js';
-import { makeIdempotent } from '../src/functions/index.js';
-import { createMemoryStore } from '../src/stores/memory/index.js';
+import { createIdempotency, fingerprintJson } from '@idempotency-builder/runtime';
+import { makeIdempotent } from '@idempotency-builder/runtime/functions';
+import { createMemoryStore } from '@idempotency-builder/runtime/memory';
 import { compare, type BenchSuite } from './harness.js';
 
 interface Order {

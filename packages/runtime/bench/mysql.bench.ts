@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import mysql from 'mysql2/promise';
-import { fingerprintFields } from '../src/index.js';
-import { createMysqlStore, type MysqlStore } from '../src/stores/mysql/index.js';
+import { fingerprintFields } from '@idempotency-builder/runtime';
+import { createMysqlStore, type MysqlStore } from '@idempotency-builder/runtime/mysql';
 import { bindValues, mysqlStatements } from '../src/stores/mysql/sql.js';
 import { responseValues } from '../src/stores/mysql/row-mapping.js';
 import { probeTcp } from '../test/support/services.js';

@@ -12,6 +12,7 @@ import { probeTcp } from '../test/support/services.js';
 import type { BenchSuite, Reporter, Row } from './harness.js';
 import { claimCeiling } from './redis/ceiling.js';
 import { closedLoop, mergeRounds, type LoadResult } from './redis/closed-loop.js';
+import { commandStats, costBetween, type ServerCost } from './redis/commandstats.js';
 import { duplicateCheck, type DuplicateCheck } from './redis/duplicates.js';
 import { startHttpBench } from './redis/http.js';
 import { ours } from './redis/ours.js';
@@ -21,6 +22,8 @@ const totalMs = Number(process.env.BENCH_REDIS_MS ?? 6_000);
 const ROUNDS = 3;
 const CONCURRENCY = 16;
 const REPLAY_KEYS = 1_000;
+/** The first two contenders are ours (ioredis, node-redis); the rest are peer libraries. */
+const OUR_CONTENDERS = 2;
 const tiny = async (payload: Payload) => ({ id: payload.id, ok: true });
 
 const rowOf = (label: string, result: LoadResult, base: number | undefined): Row => ({
@@ -53,16 +56,39 @@ interface Case {
  * Measures every case in ROUNDS rounds, round-robin, so a noisy neighbour on the machine slows
  * all of them alike instead of whichever ran at the wrong moment.
  */
-async function interleaved(cases: readonly Case[]): Promise<LoadResult[]> {
+async function interleaved(cases: readonly Case[], costs?: ServerCost[]): Promise<LoadResult[]> {
   const rounds = cases.map((): LoadResult[] => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, one] of cases.entries()) {
-      const result = await closedLoop(() => one.call(), { concurrency: CONCURRENCY, durationMs: totalMs / ROUNDS, warmupMs: round === 0 ? 500 : 200 });
-      rounds[index]!.push(result);
+  const stats = new Redis({ port: 6379, host: '127.0.0.1' });
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [index, one] of cases.entries()) {
+        const before = await commandStats(stats);
+        const result = await closedLoop(() => one.call(), { concurrency: CONCURRENCY, durationMs: totalMs / ROUNDS, warmupMs: round === 0 ? 500 : 200 });
+        const cost = costBetween(before, await commandStats(stats), SCRIPT_INNER);
+        rounds[index]!.push(result);
+        if (costs) {
+          // Warm-up calls are in the delta too: count them by dividing by every call made.
+          const made = result.ops + result.warmupOps;
+          const sum = (costs[index] ??= { calls: 0, sent: 0, usec: 0, made: 0 } as ServerCost & { made: number }) as ServerCost & { made: number };
+          sum.calls += cost.calls;
+          sum.sent += cost.sent;
+          sum.usec += cost.usec;
+          sum.made += made;
+        }
+      }
     }
+  } finally {
+    stats.disconnect();
   }
   return rounds.map(mergeRounds);
 }
+
+/** Commands our Lua scripts call inside Redis (listed by commandstats beside the EVALSHA). */
+const SCRIPT_INNER = new Set(['time', 'hmget', 'hset', 'hdel', 'pexpireat', 'get', 'del', 'exists']);
+
+/** `2.0 commands, 31 µs server` per call, for the table's note column. */
+const costNote = (cost: (ServerCost & { made?: number }) | undefined): string | undefined =>
+  cost && cost.made ? `${(cost.sent / cost.made).toFixed(2)} round-trip commands, ${(cost.usec / cost.made).toFixed(1)} µs Redis time per call` : undefined;
 
 /** First request per key: every call a fresh key (claim + handler + store the result). */
 const firstRequests = (contender: Contender, running: Running, runId: string): Case => {
@@ -139,9 +165,11 @@ const suite: BenchSuite = {
       const { value: tables, warnings } = await quietly(async () => {
         const running = await Promise.all(contenders.map((contender) => contender.start(tiny)));
         try {
-          const first = await interleaved(contenders.map((contender, i) => firstRequests(contender, running[i]!, runId)));
-          const replay = await interleaved(await Promise.all(contenders.map((contender, i) => replays(contender, running[i]!, runId))));
-          return { first, replay };
+          const firstCosts: ServerCost[] = [];
+          const replayCosts: ServerCost[] = [];
+          const first = await interleaved(contenders.map((contender, i) => firstRequests(contender, running[i]!, runId)), firstCosts);
+          const replay = await interleaved(await Promise.all(contenders.map((contender, i) => replays(contender, running[i]!, runId))), replayCosts);
+          return { first, replay, firstCosts, replayCosts };
         } finally {
           await Promise.all(running.map((one) => one.stop()));
         }
@@ -157,12 +185,21 @@ const suite: BenchSuite = {
       };
       report.table(
         'First request per key (claim + handler + store result); ratio = share of the ceiling',
-        [ceiling, ...tables.first.map((result, i) => rowOf(contenders[i]!.label, result, ceiling.opsPerSec))],
+        [ceiling, ...tables.first.map((result, i) => ({ ...rowOf(contenders[i]!.label, result, ceiling.opsPerSec), note: costNote(tables.firstCosts[i]) }))],
       );
       report.table(
         `Replay of a completed key (${REPLAY_KEYS} keys asked again); ratio vs our store (ioredis)`,
-        tables.replay.map((result, i) => rowOf(contenders[i]!.label, result, tables.replay[0]!.opsPerSec)),
+        tables.replay.map((result, i) => ({ ...rowOf(contenders[i]!.label, result, tables.replay[0]!.opsPerSec), note: costNote(tables.replayCosts[i]) })),
       );
+      const fastestPeer = (results: readonly LoadResult[]) => Math.max(0, ...results.slice(OUR_CONTENDERS).map((r) => r.opsPerSec));
+      const ourBest = (results: readonly LoadResult[]) => Math.max(...results.slice(0, OUR_CONTENDERS).map((r) => r.opsPerSec));
+      if (fastestPeer(tables.first) > 0) {
+        report.line(
+          `ours (faster client) ÷ fastest peer: first request ${(ourBest(tables.first) / fastestPeer(tables.first)).toFixed(2)}x (goal 1.5x), ` +
+            `replay ${(ourBest(tables.replay) / fastestPeer(tables.replay)).toFixed(2)}x (goal 2x); ` +
+            `share of the EVALSHA ceiling ${(ourBest(tables.first) / (ceiling.opsPerSec ?? 1)).toFixed(2)} (goal 0.5)`,
+        );
+      }
       if (warnings) report.line(`note: Powertools without a Lambda context printed ${warnings} console warnings ("Could not determine remaining time left"), silenced during the run`);
 
       const checks: DuplicateCheck[] = [];

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createIdempotency, fingerprintFields } from '../src/index.js';
-import type { IdempotencyStore } from '../src/core/store-contract.js';
-import { createMemoryStore } from '../src/stores/memory/index.js';
-import { createSqliteStore } from '../src/stores/sqlite/index.js';
+import { createIdempotency, fingerprintFields } from '@idempotency-builder/runtime';
+import type { IdempotencyStore } from '@idempotency-builder/runtime';
+import { createMemoryStore } from '@idempotency-builder/runtime/memory';
+import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
 import { compare, type BenchSuite } from './harness.js';
 
 const fingerprint = fingerprintFields([4999, 'EUR', 'acct_xyz']);

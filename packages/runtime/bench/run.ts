@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: runs every `bench/*.bench.ts` suite (or those named on the command line) in
- * one process, each against a baseline measured in the same run.
+ * one process, each against a baseline measured in the same run. Suites import the BUILT package
+ * (`@idempotency-builder/runtime/...`, rebuilt by `prebench`): the code users run, measured the
+ * same way as the peer libraries' published builds.
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { fingerprintFields } from '../../src/index.js';
+import { fingerprintFields } from '@idempotency-builder/runtime';
 import { LUA_SCRIPTS } from '../../src/stores/redis/lua/scripts.generated.js';
 import type { Row } from '../harness.js';
 

@@ -16,6 +16,8 @@ export interface LoadResult {
   /** Every measured latency (ms) and the measured time, for merging rounds. */
   readonly latencies: readonly number[];
   readonly elapsedMs: number;
+  /** Calls made during the warm-up (not measured; counted for per-call server cost). */
+  readonly warmupOps: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export function mergeRounds(rounds: readonly LoadResult[]): LoadResult {
     firstError: rounds.find((round) => round.firstError)?.firstError,
     latencies,
     elapsedMs,
+    warmupOps: rounds.reduce((sum, round) => sum + round.warmupOps, 0),
   };
 }
 
@@ -62,6 +65,7 @@ export async function closedLoop(
   const ignored = { count: 0 };
   const warmupEnd = performance.now() + warmupMs;
   await Promise.all(Array.from({ length: concurrency }, () => drive(warmupEnd, null, ignored)));
+  const warmupOps = next;
 
   const latencies: number[] = [];
   const failures: { count: number; first?: string } = { count: 0 };
@@ -77,5 +81,6 @@ export async function closedLoop(
     firstError: failures.first,
     latencies,
     elapsedMs,
+    warmupOps,
   };
 }

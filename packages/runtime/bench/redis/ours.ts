@@ -1,8 +1,8 @@
 /** idempotency-builder's Redis store as a benchmark contender, through ioredis or node-redis. */
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { createIdempotency, fingerprintJson, type Idempotency } from '../../src/index.js';
-import { createRedisStore } from '../../src/stores/redis/index.js';
+import { createIdempotency, fingerprintJson, type Idempotency } from '@idempotency-builder/runtime';
+import { createRedisStore } from '@idempotency-builder/runtime/redis';
 import type { Contender, Handler, Payload } from './peers.js';
 
 /** The engine as the benchmark configures it: 30 s lease with heartbeat, 1 h retention. */

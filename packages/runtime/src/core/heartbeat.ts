@@ -33,21 +33,36 @@ export interface HeartbeatOptions {
   readonly storeTimeoutMs: number;
 }
 
-interface Beating {
-  readonly store: IdempotencyStore;
-  readonly input: ExtendInput;
-  readonly lease: LeaseSignal;
-  readonly options: HeartbeatOptions;
-  readonly timeoutMs: number;
+/** One running lease; it is also the `Heartbeat` handed back (one object per held claim). */
+class Beating implements Heartbeat {
   /** Local time of the last successful extension (or the claim); the lease itself is store-clocked. */
   lastSuccess: number;
   lastAttempt: number;
-  inFlight: boolean;
+  inFlight = false;
   /** Local time an extension started that has not succeeded since (hanging or failed); null when the last one succeeded. */
-  unconfirmedSince: number | null;
+  unconfirmedSince: number | null = null;
+  readonly scheduler: Scheduler;
+
+  constructor(
+    readonly store: IdempotencyStore,
+    readonly input: ExtendInput,
+    readonly lease: LeaseSignal,
+    readonly options: HeartbeatOptions,
+    readonly timeoutMs: number,
+    now: number,
+  ) {
+    this.lastSuccess = now;
+    this.lastAttempt = now;
+    this.scheduler = schedulerFor(input.leaseMs);
+  }
+
+  stop(): Promise<void> {
+    this.scheduler.active.delete(this);
+    return Promise.resolve();
+  }
 }
 
-const schedulers = new Map<number, { active: Set<Beating>; timer: ReturnType<typeof setInterval> }>();
+const schedulers = new Map<number, Scheduler>();
 
 /**
  * The watchdog: a whole lease without a successful extension, while one was tried and did not
@@ -82,12 +97,24 @@ async function beat(entry: Beating): Promise<void> {
   }
 }
 
-function schedulerFor(leaseMs: number) {
+interface Scheduler {
+  readonly active: Set<Beating>;
+  readonly timer: ReturnType<typeof setInterval>;
+}
+
+function schedulerFor(leaseMs: number): Scheduler {
   let scheduler = schedulers.get(leaseMs);
   if (scheduler) return scheduler;
   const tickMs = Math.max(2, Math.floor(leaseMs / 6));
   const active = new Set<Beating>();
   const timer = setInterval(() => {
+    // An idle tick ends the timer. Stopping it when the last lease stops instead would create and
+    // clear an interval per call whenever calls run one at a time.
+    if (active.size === 0) {
+      clearInterval(timer);
+      if (schedulers.get(leaseMs) === scheduler) schedulers.delete(leaseMs);
+      return;
+    }
     const now = Date.now();
     for (const entry of active) {
       expireIfSilent(entry, now);
@@ -115,24 +142,7 @@ function schedulerFor(leaseMs: number) {
 export function startHeartbeat(store: IdempotencyStore, input: ExtendInput, lease: LeaseSignal, options: HeartbeatOptions): Heartbeat {
   const now = Date.now();
   const timeoutMs = Math.max(1, Math.min(options.storeTimeoutMs, Math.floor(input.leaseMs / 3)));
-  const entry: Beating = { store, input, lease, options, timeoutMs, lastSuccess: now, lastAttempt: now, inFlight: false, unconfirmedSince: null };
-  const scheduler = schedulerFor(input.leaseMs);
-  scheduler.active.add(entry);
-  let stopped = false;
-  return {
-    get lastSuccess() {
-      return entry.lastSuccess;
-    },
-    stop() {
-      if (!stopped) {
-        stopped = true;
-        scheduler.active.delete(entry);
-        if (scheduler.active.size === 0 && schedulers.get(input.leaseMs) === scheduler) {
-          clearInterval(scheduler.timer);
-          schedulers.delete(input.leaseMs);
-        }
-      }
-      return Promise.resolve();
-    },
-  };
+  const entry = new Beating(store, input, lease, options, timeoutMs, now);
+  entry.scheduler.active.add(entry);
+  return entry;
 }

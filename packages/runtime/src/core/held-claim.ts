@@ -14,7 +14,7 @@ import { LeaseSignal } from './lease-signal.js';
 import { redact, type LogFields } from './logger.js';
 import { METRICS, noopMetrics, scopeBucket } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
-import type { IdempotencyRecord } from './record.js';
+import type { IdempotencyRecord, StoredResponse } from './record.js';
 import type { RunRequest } from './run-request.js';
 import type { HeldView } from './single-flight.js';
 import { serializeFailure, toStoredFailure, type ResultSerializer } from './serializer.js';
@@ -65,91 +65,141 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** With the default finishAttempts (until the lease ends), never fewer tries than this. */
 const MIN_FINISH_ATTEMPTS = 3;
 
+/** The single-flight view of a holding: one small object, its methods on the prototype. */
+class HoldingView implements HeldView {
+  constructor(private readonly holding: Holding<unknown>) {}
+  get lockVersion(): number {
+    return this.holding.lockVersion;
+  }
+  live(): boolean {
+    return this.holding.live();
+  }
+  leaseEnd(): number {
+    return this.holding.leaseEnd();
+  }
+}
+
 /**
- * Starts holding a claimed key: heartbeat, execution deadline, and the three ways out.
- * @example const { held } = holdClaim({ resolved, store, request, lockVersion, reclaimed, leaseMs, ttlMs, maxExecutionMs: null, serializer });
+ * One held claim. A class rather than a closure bundle: a protected call on a fast store creates
+ * one of these per new key, and prototype methods cost no allocation per call.
  */
-export function holdClaim<T>(input: HoldInput<T>): { held: HeldClaim<T>; view: HeldView } {
-  const { resolved, store, request, lockVersion, leaseMs, ttlMs, serializer } = input;
-  const { metrics, logger, codec } = resolved;
-  const id = { key: request.key, scope: request.scope, lockVersion };
-  // Hashing is deferred to the rare lines that log: it is not free on the hot path.
-  const log = (): LogFields => ({ key: redact(request.key), scope: redact(request.scope) });
-  const lease = new LeaseSignal();
-  const started = performance.now();
-  let settled = false;
+class Holding<T> implements HeldClaim<T> {
+  readonly outcome = 'claimed' as const;
+  readonly lockVersion: number;
+  readonly reclaimed: boolean;
+  readonly #input: HoldInput<T>;
+  readonly #lease = new LeaseSignal();
+  readonly #started = performance.now();
+  readonly #heartbeat: Heartbeat | undefined;
+  #deadline: ReturnType<typeof setTimeout> | undefined;
+  #onCallerAbort: (() => void) | undefined;
+  #settled = false;
 
-  if (input.reclaimed) {
-    metrics.increment(METRICS.orphanReclaims);
-    metrics.increment(METRICS.lockTimeouts);
-    logger.warn({ ...log(), lockVersion }, 'idempotency orphaned claim reclaimed');
-  } else {
-    // Per-user without a per-user series: the scope hashed into one of 64 buckets (no id in
-    // metrics, bounded cardinality); skipped when nobody collects metrics.
-    metrics.increment(METRICS.keysCreatedPerUser, metrics === noopMetrics ? undefined : { scope_bucket: scopeBucket(request.scope) });
+  constructor(input: HoldInput<T>) {
+    const { resolved, store, lockVersion, leaseMs } = input;
+    const { metrics, logger } = resolved;
+    this.#input = input;
+    this.lockVersion = lockVersion;
+    this.reclaimed = input.reclaimed;
+    if (input.reclaimed) {
+      metrics.increment(METRICS.orphanReclaims);
+      metrics.increment(METRICS.lockTimeouts);
+      logger.warn({ ...this.#log(), lockVersion }, 'idempotency orphaned claim reclaimed');
+    } else {
+      // Per-user without a per-user series: the scope hashed into one of 64 buckets (no id in
+      // metrics, bounded cardinality); skipped when nobody collects metrics.
+      metrics.increment(METRICS.keysCreatedPerUser, metrics === noopMetrics ? undefined : { scope_bucket: scopeBucket(input.request.scope) });
+    }
+    this.#heartbeat = resolved.heartbeat
+      ? startHeartbeat(store, { ...this.#id(), leaseMs }, this.#lease, { logger, logFields: () => this.#log(), storeTimeoutMs: resolved.storeTimeoutMs })
+      : undefined;
+    if (input.maxExecutionMs !== null) {
+      const maxExecutionMs = input.maxExecutionMs;
+      this.#deadline = setTimeout(() => {
+        logger.warn({ ...this.#log(), maxExecutionMs }, 'idempotency action ran past maxExecutionMs; aborting it');
+        this.#lease.abort(new ExecutionTimeoutError(maxExecutionMs));
+        // No more extensions: if the action never settles, the lease lapses by itself.
+        void this.#heartbeat?.stop();
+        input.onEnd?.();
+      }, maxExecutionMs);
+      this.#deadline.unref?.();
+    }
+    if (input.signal) {
+      const callerSignal = input.signal;
+      this.#onCallerAbort = () => this.#lease.notify(callerSignal.reason);
+      if (callerSignal.aborted) this.#onCallerAbort();
+      else callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
   }
 
-  const heartbeat: Heartbeat | undefined = resolved.heartbeat
-    ? startHeartbeat(store, { ...id, leaseMs }, lease, { logger, logFields: log, storeTimeoutMs: resolved.storeTimeoutMs })
-    : undefined;
-  let deadline: ReturnType<typeof setTimeout> | undefined;
-  if (input.maxExecutionMs !== null) {
-    deadline = setTimeout(() => {
-      logger.warn({ ...log(), maxExecutionMs: input.maxExecutionMs }, 'idempotency action ran past maxExecutionMs; aborting it');
-      lease.abort(new ExecutionTimeoutError(input.maxExecutionMs!));
-      // No more extensions: if the action never settles, the lease lapses by itself.
-      void heartbeat?.stop();
-      input.onEnd?.();
-    }, input.maxExecutionMs);
-    deadline.unref?.();
-  }
-  const onCallerAbort = () => lease.notify(input.signal!.reason);
-  if (input.signal) {
-    if (input.signal.aborted) onCallerAbort();
-    else input.signal.addEventListener('abort', onCallerAbort, { once: true });
-  }
-  // The heartbeat reports a lost lease through the signal; single-flight must learn it at once.
-  const live = () => !settled && !lease.lost;
-
-  function settle(outcome: 'ok' | 'error'): void {
-    if (settled) throw new TypeError('This claim was already completed, failed or released.');
-    settled = true;
-    void heartbeat?.stop();
-    if (deadline) clearTimeout(deadline);
-    input.signal?.removeEventListener('abort', onCallerAbort);
-    input.onEnd?.();
-    metrics.observe(METRICS.processingDurationMs, performance.now() - started, { outcome });
+  get signal(): AbortSignal {
+    return this.#lease.signal;
   }
 
-  const timedOut = () => lease.lostReason instanceof ExecutionTimeoutError;
+  get lost(): boolean {
+    return this.#lease.lost;
+  }
 
-  async function storeRelease(): Promise<boolean> {
+  /** The heartbeat reports a lost lease through the signal; single-flight must learn it at once. */
+  live(): boolean {
+    return this.#heartbeat !== undefined && !this.#settled && !this.#lease.lost;
+  }
+
+  leaseEnd(): number {
+    return (this.#heartbeat ? this.#heartbeat.lastSuccess : Date.now()) + this.#input.leaseMs;
+  }
+
+  /** Hashing is deferred to the rare lines that log: it is not free on the hot path. */
+  #log(): LogFields {
+    return { key: redact(this.#input.request.key), scope: redact(this.#input.request.scope) };
+  }
+
+  #id() {
+    return { key: this.#input.request.key, scope: this.#input.request.scope, lockVersion: this.lockVersion };
+  }
+
+  #settle(outcome: 'ok' | 'error'): void {
+    if (this.#settled) throw new TypeError('This claim was already completed, failed or released.');
+    this.#settled = true;
+    void this.#heartbeat?.stop();
+    if (this.#deadline) clearTimeout(this.#deadline);
+    if (this.#onCallerAbort) this.#input.signal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#input.onEnd?.();
+    this.#input.resolved.metrics.observe(METRICS.processingDurationMs, performance.now() - this.#started, { outcome });
+  }
+
+  #timedOut(): boolean {
+    return this.#lease.lostReason instanceof ExecutionTimeoutError;
+  }
+
+  async #storeRelease(): Promise<boolean> {
+    const { resolved, store } = this.#input;
     try {
-      return (await withStoreTimeout('release', resolved.storeTimeoutMs, () => store.release(id))) === 'applied';
+      return (await withStoreTimeout('release', resolved.storeTimeoutMs, () => store.release(this.#id()))) === 'applied';
     } catch (error) {
       // The lease will lapse by itself; the caller's own outcome matters more here.
-      logger.warn({ ...log(), error: String(error instanceof Error && error.cause ? error.cause : error) }, 'idempotency release failed; the lease will expire');
+      resolved.logger.warn({ ...this.#log(), error: String(error instanceof Error && error.cause ? error.cause : error) }, 'idempotency release failed; the lease will expire');
       return false;
     }
   }
 
   /** A write after the work, retried: a lost reply must not turn a stored result into a retry. */
-  async function finish(operation: 'complete' | 'fail', write: () => Promise<FencedResult>): Promise<FencedResult> {
+  async #finish(operation: 'complete' | 'fail', write: () => Promise<FencedResult>): Promise<FencedResult> {
+    const { resolved } = this.#input;
     let lastError: unknown;
     // Until the lease would end, the record is ours: keep trying (a store restart shorter than the
     // lease then costs latency, not a second execution). A configured number caps the tries.
-    const leaseEnd = Date.now() + leaseMs;
-    const more = (attempt: number) =>
-      resolved.finishAttempts === null ? attempt < MIN_FINISH_ATTEMPTS || Date.now() < leaseEnd : attempt < resolved.finishAttempts;
+    const leaseEnd = Date.now() + this.#input.leaseMs;
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await withStoreTimeout(operation, resolved.storeTimeoutMs, write);
-        if (result === 'lost' && attempt > 1 && (await finishedByUs())) return 'applied';
+        if (result === 'lost' && attempt > 1 && (await this.#finishedByUs())) return 'applied';
         return result;
       } catch (error) {
         lastError = error;
-        logger.warn({ ...log(), attempt }, `idempotency ${operation} failed; retrying`);
-        if (!more(attempt)) break;
+        resolved.logger.warn({ ...this.#log(), attempt }, `idempotency ${operation} failed; retrying`);
+        const more = resolved.finishAttempts === null ? attempt < MIN_FINISH_ATTEMPTS || Date.now() < leaseEnd : attempt < resolved.finishAttempts;
+        if (!more) break;
         await sleep(Math.min(20 * 2 ** attempt, 1000));
       }
     }
@@ -157,77 +207,74 @@ export function holdClaim<T>(input: HoldInput<T>): { held: HeldClaim<T>; view: H
   }
 
   /** After a write whose reply was lost, a retry finds the record finished at our lockVersion: it was ours. */
-  async function finishedByUs(): Promise<boolean> {
-    const record = await withStoreTimeout('get', resolved.storeTimeoutMs, () => store.get(id)).catch(() => null);
-    return record !== null && record.status !== 'PROCESSING' && record.lockVersion === lockVersion;
+  async #finishedByUs(): Promise<boolean> {
+    const { resolved, store } = this.#input;
+    const record = await withStoreTimeout('get', resolved.storeTimeoutMs, () => store.get(this.#id())).catch(() => null);
+    return record !== null && record.status !== 'PROCESSING' && record.lockVersion === this.lockVersion;
   }
 
   /** Lost the key: a timed-out holder still owns it and gives it back; a fenced-out one writes nothing. */
-  async function refuseAfterLoss(): Promise<never> {
-    metrics.increment(METRICS.lockTimeouts);
-    if (timedOut()) {
-      await storeRelease();
-      throw lease.lostReason;
+  async #refuseAfterLoss(): Promise<never> {
+    this.#input.resolved.metrics.increment(METRICS.lockTimeouts);
+    if (this.#timedOut()) {
+      await this.#storeRelease();
+      throw this.#lease.lostReason;
     }
-    throw lease.lostReason instanceof LeaseLostError ? lease.lostReason : new LeaseLostError();
+    throw this.#lease.lostReason instanceof LeaseLostError ? this.#lease.lostReason : new LeaseLostError();
   }
 
-  const held: HeldClaim<T> = {
-    outcome: 'claimed',
-    lockVersion,
-    reclaimed: input.reclaimed,
-    get signal() {
-      return lease.signal;
-    },
-    get lost() {
-      return lease.lost;
-    },
-    async complete(value) {
-      settle('ok');
-      if (lease.lost) await refuseAfterLoss();
-      let response;
-      try {
-        response = await codec.encode(serializer.serialize(value), { key: request.key, scope: request.scope, status: 'COMPLETED' });
-      } catch (error) {
-        // Leaving the key PROCESSING would run the action again after the lease; give it back now.
-        await storeRelease();
-        throw error instanceof IdempotencyError ? error : new ResultNotSerializableError(error);
-      }
-      if ((await finish('complete', () => store.complete({ ...id, response, ttlMs }))) === 'lost') throw new LeaseLostError();
-      if (input.onCompleted) {
-        const now = Date.now();
-        const { key, scope, fingerprint } = request;
-        input.onCompleted(
-          { key, scope, owner: request.owner ?? null, fingerprint, status: 'COMPLETED', lockVersion, lockedUntil: null, response, createdAt: now, completedAt: now, expiresAt: now + ttlMs },
-          now,
-        );
-      }
-    },
-    async fail(error) {
-      settle('error');
-      if (lease.lost) {
-        metrics.increment(METRICS.lockTimeouts);
-        if (timedOut()) await storeRelease();
-        return; // someone else holds the key now; write nothing
-      }
-      const response = await codec.encode(serializeFailure(toStoredFailure(error)), { key: request.key, scope: request.scope, status: 'FAILED' });
-      const result = await finish('fail', () => store.fail({ ...id, response, ttlMs }));
-      if (result === 'lost') logger.warn(log(), 'idempotency failure not recorded: lease lost');
-    },
-    async release() {
-      settle('error');
-      if (lease.lost && !timedOut()) {
-        metrics.increment(METRICS.lockTimeouts);
-        return false; // a newer holder owns the key: nothing of ours to release
-      }
-      return storeRelease();
-    },
-  };
-  // Single-flight answers local duplicates from this view; without a heartbeat it is never live.
-  const view: HeldView = {
-    lockVersion,
-    live: () => heartbeat !== undefined && live(),
-    leaseEnd: () => (heartbeat ? heartbeat.lastSuccess : Date.now()) + leaseMs,
-  };
-  return { held, view };
+  async complete(value: T): Promise<void> {
+    this.#settle('ok');
+    if (this.#lease.lost) await this.#refuseAfterLoss();
+    const { resolved, store, request, ttlMs, serializer } = this.#input;
+    let response: StoredResponse;
+    try {
+      response = await resolved.codec.encode(serializer.serialize(value), { key: request.key, scope: request.scope, status: 'COMPLETED' });
+    } catch (error) {
+      // Leaving the key PROCESSING would run the action again after the lease; give it back now.
+      await this.#storeRelease();
+      throw error instanceof IdempotencyError ? error : new ResultNotSerializableError(error);
+    }
+    if ((await this.#finish('complete', () => store.complete({ ...this.#id(), response, ttlMs }))) === 'lost') throw new LeaseLostError();
+    if (this.#input.onCompleted) {
+      const now = Date.now();
+      const { key, scope, fingerprint } = request;
+      this.#input.onCompleted(
+        { key, scope, owner: request.owner ?? null, fingerprint, status: 'COMPLETED', lockVersion: this.lockVersion, lockedUntil: null, response, createdAt: now, completedAt: now, expiresAt: now + ttlMs },
+        now,
+      );
+    }
+  }
+
+  async fail(error: unknown): Promise<void> {
+    this.#settle('error');
+    const { resolved, store, request, ttlMs } = this.#input;
+    if (this.#lease.lost) {
+      resolved.metrics.increment(METRICS.lockTimeouts);
+      if (this.#timedOut()) await this.#storeRelease();
+      return; // someone else holds the key now; write nothing
+    }
+    const response = await resolved.codec.encode(serializeFailure(toStoredFailure(error)), { key: request.key, scope: request.scope, status: 'FAILED' });
+    const result = await this.#finish('fail', () => store.fail({ ...this.#id(), response, ttlMs }));
+    if (result === 'lost') resolved.logger.warn(this.#log(), 'idempotency failure not recorded: lease lost');
+  }
+
+  async release(): Promise<boolean> {
+    this.#settle('error');
+    if (this.#lease.lost && !this.#timedOut()) {
+      this.#input.resolved.metrics.increment(METRICS.lockTimeouts);
+      return false; // a newer holder owns the key: nothing of ours to release
+    }
+    return this.#storeRelease();
+  }
+}
+
+/**
+ * Starts holding a claimed key: heartbeat, execution deadline, and the three ways out.
+ * Single-flight answers local duplicates from `view`; without a heartbeat it is never live.
+ * @example const { held } = holdClaim({ resolved, store, request, lockVersion, reclaimed, leaseMs, ttlMs, maxExecutionMs: null, serializer });
+ */
+export function holdClaim<T>(input: HoldInput<T>): { held: HeldClaim<T>; view: HeldView } {
+  const holding = new Holding(input);
+  return { held: holding, view: new HoldingView(holding as Holding<unknown>) };
 }

@@ -42,10 +42,23 @@ type BufferCommand = (...args: (string | Buffer)[]) => unknown;
  * Named methods first because ioredis 6 drops the command name from `call`/`callBuffer` when
  * `enableAutoPipelining` is on.
  */
-function sendVia(target: IoRedisLike | IoRedisPipelineLike, [name, ...args]: RedisCommand): unknown {
-  const named = (target as unknown as Record<string, BufferCommand | undefined>)[`${String(name).toLowerCase()}Buffer`];
-  const converted = args.map(toArg);
-  return typeof named === 'function' ? named.apply(target, converted) : target.callBuffer(String(name), ...converted);
+/** `EVALSHA` → `evalshaBuffer`, computed once per command name. */
+const methodNames = new Map<string, string>();
+const methodName = (name: string) => {
+  let method = methodNames.get(name);
+  if (method === undefined) {
+    method = `${name.toLowerCase()}Buffer`;
+    methodNames.set(name, method);
+  }
+  return method;
+};
+
+function sendVia(target: IoRedisLike | IoRedisPipelineLike, command: RedisCommand): unknown {
+  const name = String(command[0]);
+  const named = (target as unknown as Record<string, BufferCommand | undefined>)[methodName(name)];
+  const converted: (string | Buffer)[] = new Array(command.length - 1);
+  for (let i = 1; i < command.length; i++) converted[i - 1] = toArg(command[i]!);
+  return typeof named === 'function' ? named.apply(target, converted) : target.callBuffer(name, ...converted);
 }
 
 async function runPipeline(client: IoRedisLike, commands: readonly RedisCommand[]): Promise<RedisResult[]> {

@@ -4,7 +4,8 @@
  * slot, expired by PEXPIREAT once finished, and — with `waitForReplicas` — acknowledged only
  * once replicas hold the write. Guarantees per durability mode: docs/stores/redis.md.
  */
-import { IdempotencyError, InvalidOptionsError, StoreUnavailableError } from '../../core/errors.js';
+import { InvalidOptionsError, StoreUnavailableError } from '../../core/errors.js';
+import { withStoreTimeout } from '../../core/store-timeout.js';
 import type { IdempotencyRecord } from '../../core/record.js';
 import { positiveInteger } from '../../core/options.js';
 import type { ClaimInput, ClaimResult, FencedResult, FinishInput, IdempotencyStore, RecordId } from '../../core/store-contract.js';
@@ -90,20 +91,13 @@ export function createRedisStore({
   positiveInteger('scanCount', scanCount);
   let closed = false;
 
-  /** Bounds every operation and turns client failures into `store_unavailable` (fail closed). */
-  async function guard<T>(operation: string, body: () => Promise<T>): Promise<T> {
-    if (closed) throw new StoreUnavailableError(operation, new Error('The Redis store is closed.'));
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${deadlineMs} ms.`)), deadlineMs);
-    });
-    try {
-      return await Promise.race([body(), timeout]);
-    } catch (error) {
-      throw error instanceof IdempotencyError ? error : new StoreUnavailableError(operation, error);
-    } finally {
-      clearTimeout(timer);
-    }
+  /**
+   * Bounds every operation and turns client failures into `store_unavailable` (fail closed). The
+   * deadline is the engine's shared coarse timer, not a timer per call (see core/store-timeout.ts).
+   */
+  function guard<T>(operation: string, body: () => Promise<T>): Promise<T> {
+    if (closed) return Promise.reject(new StoreUnavailableError(operation, new Error('The Redis store is closed.')));
+    return withStoreTimeout(operation, deadlineMs, body);
   }
 
   /** One script for one record, on the connection serving its slot, WAIT appended in durable mode. */

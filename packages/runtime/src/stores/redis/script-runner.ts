@@ -61,6 +61,17 @@ const waitCommand = (wait: ReplicaWait): RedisCommand => ['WAIT', String(wait.co
  * const { replies, replicas } = await runScripts((c) => port.send(keys.record, c), [{ script, keys, args }], wait);
  */
 export async function runScripts(pipeline: Pipeline, calls: readonly ScriptCall[], wait?: ReplicaWait | null): Promise<ScriptRun> {
+  if (calls.length === 1 && !wait) {
+    // The hot path (one record operation, no WAIT): one EVALSHA, nothing else allocated.
+    const [result] = await pipeline([evalCommand('EVALSHA', calls[0]!)]);
+    if (result === undefined) throw new Error('Redis answered 0 of 1 commands.');
+    if (!(result instanceof Error)) return { replies: [result], replicas: null };
+    if (!isNoScript(result)) throw result;
+  }
+  return runBatch(pipeline, calls, wait);
+}
+
+async function runBatch(pipeline: Pipeline, calls: readonly ScriptCall[], wait?: ReplicaWait | null): Promise<ScriptRun> {
   const replies: (RedisReply | undefined)[] = new Array(calls.length);
   let pending = calls.map((call, index) => ({ call, index }));
   let verb: 'EVALSHA' | 'EVAL' = 'EVALSHA';

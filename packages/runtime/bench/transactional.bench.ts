@@ -1,0 +1,99 @@
+/**
+ * Transactional mode vs the two-commit path on PostgreSQL, in one run: the same protected action
+ * (one business INSERT) run by
+ *  - the engine's `run()` over the store (claim commits, the INSERT commits, complete commits), and
+ *  - `createTransactionalIdempotency().run()` inside one BEGIN … COMMIT (claim, INSERT and
+ *    complete commit together),
+ * at 1, 8 and 32 clients. Each commit waits for the WAL flush (synchronous_commit as the server
+ * has it), which is what transactional mode saves twice per call.
+ * Seconds per case = IDEMPOTENCY_BENCH_PG_SECONDS (default 1).
+ */
+import pg from 'pg';
+import { createIdempotency, fingerprintFields } from '@idempotency-builder/runtime';
+import { createPostgresStore, createTransactionalIdempotency } from '@idempotency-builder/runtime/postgres';
+import { probeTcp } from '../test/support/services.js';
+import type { BenchSuite, Row } from './harness.js';
+
+const CONNECTION = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
+const SECONDS = Math.max(1, Number(process.env.IDEMPOTENCY_BENCH_PG_SECONDS ?? 1));
+const schema = `bench_transactional_${process.pid}`;
+const fingerprint = fingerprintFields([4999, 'EUR']);
+
+async function throughput(clients: number, op: (n: number) => Promise<unknown>): Promise<number> {
+  const deadline = performance.now() + SECONDS * 1000;
+  let next = 0;
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        await op(next++);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+const suite: BenchSuite = {
+  name: 'transactional mode vs two commits (postgres)',
+  async available() {
+    try {
+      await probeTcp(CONNECTION.port);
+      return null;
+    } catch (error) {
+      return `PostgreSQL not reachable (${(error as Error).message})`;
+    }
+  },
+  async run(report) {
+    const pool = new pg.Pool({ ...CONNECTION, max: 34 });
+    const store = createPostgresStore({ db: pool, schema, table: 'idempotency_store', preparedStatements: true });
+    const engine = createIdempotency({ store, leaseMs: 30_000, ttlMs: 3_600_000 });
+    const transactional = createTransactionalIdempotency({ store, leaseMs: 30_000, ttlMs: 3_600_000, preparedStatements: true });
+    const payments = `"${schema}".payments`;
+    const insert = { name: 'bench-payment-insert', text: `INSERT INTO ${payments} (id, amount) VALUES ($1, $2)` };
+    try {
+      await store.migrate();
+      await pool.query(`CREATE TABLE ${payments} (id text PRIMARY KEY, amount integer NOT NULL)`);
+      const commit = (await pool.query('SHOW synchronous_commit')).rows[0]!.synchronous_commit as string;
+      report.line(`${SECONDS} s per case; synchronous_commit = ${commit}`);
+      const rows: Row[] = [];
+      let round = 0;
+      for (const clients of [1, 8, 32]) {
+        round++;
+        const twoCommit = await throughput(clients, (n) => {
+          const key = `two-${round}-${n}`;
+          return engine.run({ key, scope: 'bench', fingerprint }, async () => {
+            await pool.query({ ...insert, values: [key, 4999] });
+            return { id: key };
+          });
+        });
+        const oneCommit = await throughput(clients, async (n) => {
+          const key = `one-${round}-${n}`;
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            await transactional.run(client, { key, scope: 'bench', fingerprint }, async ({ db }) => {
+              await db.query(insert.text, [key, 4999]);
+              return { id: key };
+            });
+            await client.query('COMMIT');
+          } catch (error) {
+            await client.query('ROLLBACK');
+            throw error;
+          } finally {
+            client.release();
+          }
+        });
+        rows.push({ label: `run(): claim, INSERT, complete — three commits, ${clients} client(s) (baseline)`, opsPerSec: twoCommit, ratio: 1 });
+        rows.push({ label: `transactional run(): BEGIN, claim, INSERT, complete, COMMIT, ${clients} client(s)`, opsPerSec: oneCommit, ratio: oneCommit / twoCommit });
+      }
+      report.table('protected payment INSERTs per second (ratio = transactional / separate commits)', rows);
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+      await pool.end();
+    }
+  },
+};
+
+export default suite;
