@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/runtime/bench/peers/**', 'coverage/**', '**/.tmp/**', 'packages/builder/test/fixtures/**', 'packages/builder/templates/**', 'examples/**/generated/**', '**/*.d.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/runtime/bench/peers/**', 'coverage/**', '**/.tmp/**', 'packages/builder/test/fixtures/**', 'packages/builder/test/corpus/**', 'packages/builder/templates/**', 'examples/**/generated/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,7 +12,8 @@ command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)
 # promtool checks the shipped Prometheus alert rules (the daemon is never started).
 command -v promtool >/dev/null || need+=(prometheus)
 # Go drivers for the generated stores' conformance tests (GOPATH mode, /usr/share/gocode).
-for pkg in golang-github-lib-pq-dev golang-github-go-sql-driver-mysql-dev golang-github-mattn-go-sqlite3-dev golang-github-gomodule-redigo-dev; do
+# gin: the generated Gin glue (build tag gin) is compiled against Debian's gin 1.8.1.
+for pkg in golang-github-lib-pq-dev golang-github-go-sql-driver-mysql-dev golang-github-mattn-go-sqlite3-dev golang-github-gomodule-redigo-dev golang-github-gin-gonic-gin-dev; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 # Python: the drivers of Debian's /usr/bin/python3, and pyflakes as the linter.

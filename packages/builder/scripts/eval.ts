@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspectCodebase } from '../src/inspect/inspect-codebase.js';
 import type { Inspection } from '../src/inspect/types.js';
+import { effectTotals, scoreEffects, type EffectsScore, type EffectsTruth } from './eval-effects.js';
 
 export interface TruthEndpoint {
   readonly method: string;
@@ -22,13 +23,20 @@ export interface TruthEndpoint {
   readonly provider?: string;
   /** The declaring file, for repositories where one method and path exist in several services. */
   readonly file?: string;
+  /** GraphQL: the operation on the shared endpoint (`mutation createOrder`); `route` is the endpoint's path. */
+  readonly operation?: string;
 }
 
-export interface GroundTruth {
+export interface GroundTruth extends EffectsTruth {
   readonly description?: string;
   readonly stack?: { readonly language?: string; readonly framework?: string; readonly database?: string };
   readonly endpoints: readonly TruthEndpoint[];
-  readonly paymentCalls?: ReadonlyArray<{ readonly location: string; readonly passesKey: boolean; readonly sound?: boolean }>;
+  /**
+   * Every money-moving provider call (a call found and not listed is an error too): whether it passes
+   * a key, whether that key is sound (`true` = judged sound, `false` = flagged unsound), its provider,
+   * and `fixAt`, the `path:line` the concrete fix edits.
+   */
+  readonly paymentCalls?: ReadonlyArray<{ readonly location: string; readonly passesKey: boolean; readonly sound?: boolean; readonly provider?: string; readonly fixAt?: string }>;
 }
 
 export interface FixtureScore {
@@ -51,12 +59,17 @@ export interface FixtureScore {
   readonly missing: readonly string[];
   readonly extra: readonly string[];
   readonly ms: number;
+  /** Consumers, schedules and existing protection, for fixtures whose truth lists them. */
+  readonly effects: EffectsScore;
 }
 
-/** Route identity for matching: `{id}`, `:id`, `<id>` and `[id]` are one thing; trailing slashes ignored. */
-export function routeKey(method: string, route: string): string {
+/**
+ * Route identity for matching: `{id}`, `:id`, `<id>` and `[id]` are one thing; trailing slashes
+ * ignored; GraphQL operations share their endpoint's path and differ by operation.
+ */
+export function routeKey(method: string, route: string, operation?: string): string {
   const normal = route.replace(/\{(\w+)(?::[^}]*)?\}|<(?:\w+:)?(\w+)>|\[(\w+)\]/g, (_m, a, b, c) => `:${a ?? b ?? c}`).replace(/\/+$/, '') || '/';
-  return `${method.toUpperCase()} ${normal}`;
+  return `${method.toUpperCase()} ${normal}${operation ? ` ${operation}` : ''}`;
 }
 
 /**
@@ -66,8 +79,8 @@ export function routeKey(method: string, route: string): string {
 export function scoreFixture(name: string, inspection: Inspection, truth: GroundTruth, ms: number): FixtureScore {
   const byFile = truth.endpoints.some((e) => e.file);
   const at = (file: string | undefined): string => (byFile ? ` @ ${file ?? ''}` : '');
-  const found = new Map(inspection.endpoints.map((e) => [routeKey(e.method, e.route) + at(e.location.replace(/:\d+$/, '')), e]));
-  const expected = new Map(truth.endpoints.map((e) => [routeKey(e.method, e.route) + at(e.file), e]));
+  const found = new Map(inspection.endpoints.map((e) => [routeKey(e.method, e.route, e.operation) + at(e.location.replace(/:\d+$/, '')), e]));
+  const expected = new Map(truth.endpoints.map((e) => [routeKey(e.method, e.route, e.operation) + at(e.file), e]));
   const matched = [...expected.keys()].filter((k) => found.has(k));
   const fabricated: string[] = [];
   const webhookErrors: string[] = [];
@@ -97,6 +110,14 @@ export function scoreFixture(name: string, inspection: Inspection, truth: Ground
     if (!seen) paymentErrors.push(`${call.location}: not found`);
     else if (seen.passesIdempotencyKey !== call.passesKey) paymentErrors.push(`${call.location}: passesKey ${seen.passesIdempotencyKey}`);
     else if (call.sound === false && !seen.keyIssue) paymentErrors.push(`${call.location}: unsound key not flagged`);
+    else if (call.sound === true && seen.keyVerdict?.verdict !== 'sound') paymentErrors.push(`${call.location}: sound key judged ${seen.keyVerdict?.verdict ?? '-'}`);
+    else if (call.provider && seen.provider !== call.provider) paymentErrors.push(`${call.location}: provider ${seen.provider} ≠ ${call.provider}`);
+    else if (call.fixAt && seen.fix?.location !== call.fixAt) paymentErrors.push(`${call.location}: fix at ${seen.fix?.location ?? '-'} ≠ ${call.fixAt}`);
+  }
+  if (truth.paymentCalls) {
+    for (const seen of inspection.paymentCalls) {
+      if (!truth.paymentCalls.some((c) => c.location === seen.location)) paymentErrors.push(`${seen.location}: ${seen.call} found but not in the ground truth`);
+    }
   }
   const stackErrors: string[] = [];
   for (const [field, value] of Object.entries(truth.stack ?? {})) {
@@ -109,6 +130,7 @@ export function scoreFixture(name: string, inspection: Inspection, truth: Ground
     name, expected: expected.size, found: found.size, matched: matched.length, recall, precision, fieldCases, fieldsExact,
     fabricated, webhookErrors, costErrors, secretErrors, paymentErrors, stackErrors,
     missing: [...expected.keys()].filter((k) => !found.has(k)), extra: [...found.keys()].filter((k) => !expected.has(k)), ms,
+    effects: scoreEffects(inspection, truth),
   };
 }
 
@@ -164,9 +186,17 @@ async function main(): Promise<void> {
       ...s.webhookErrors, ...s.costErrors, ...s.secretErrors, ...s.paymentErrors, ...s.stackErrors.map((m) => `stack ${m}`),
     ];
     for (const p of problems) out(`    - ${p}`);
+    const e = s.effects;
+    const part = (label: string, t: { expected: number; found: number; matched: number } | undefined): string => (t ? `${label} ${t.matched}/${t.expected} (found ${t.found})` : '');
+    if (e.consumers || e.schedules || e.existing) out(`    consumers/schedules/existing: ${[part('consumers', e.consumers), part('schedules', e.schedules), part('existing', e.existing)].filter(Boolean).join(', ')}`);
+    for (const p of e.errors) out(`    - ${p}`);
   }
   const t = totals(scores);
   out(`TOTAL recall ${pct(t.recall)}, precision ${pct(t.precision)}, fields exact ${pct(t.fieldAccuracy)}, fabricated fields ${t.fabricated}`);
+  for (const [label, pick] of [['consumers', (x: FixtureScore) => x.effects.consumers], ['schedules', (x: FixtureScore) => x.effects.schedules], ['existing dedup', (x: FixtureScore) => x.effects.existing]] as const) {
+    const e = effectTotals(scores.map(pick));
+    if (e.expected > 0) out(`TOTAL ${label}: recall ${pct(e.recall)}, precision ${pct(e.precision)} (${e.expected} expected)`);
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

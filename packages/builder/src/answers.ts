@@ -4,6 +4,7 @@
  * any of it; the design model is built from this and nothing else.
  */
 import { z } from 'zod';
+import { providerCallSchema } from './answers-provider-calls.js';
 
 export const LANGUAGES = ['typescript', 'javascript', 'python', 'go', 'java', 'kotlin', 'csharp', 'ruby', 'php', 'other'] as const;
 export const FRAMEWORKS = [
@@ -27,6 +28,44 @@ export const provenanceSchema = z.object({
   detail: z.string().optional(),
 });
 
+/**
+ * The language level the project builds at, read from its build files (tsconfig, package.json,
+ * pom.xml/build.gradle, go.mod, pyproject): the generated code is written to compile there.
+ */
+export const languageLevelSchema = z.object({
+  typescript: z.object({
+    /** compilerOptions.module, lower-case (`commonjs`, `node16`, `nodenext`, `esnext`, ...). */
+    module: z.string().optional(),
+    /** The effective moduleResolution (set, or TypeScript's default for the module). */
+    moduleResolution: z.string().optional(),
+    target: z.string().optional(),
+    /** package.json "type" next to the tsconfig: `module` makes .ts files ES modules under node16/nodenext. */
+    packageType: z.enum(['module', 'commonjs']).optional(),
+  }).optional(),
+  /** The Java release (maven.compiler.release/source, <java.version>, Gradle toolchain or sourceCompatibility). */
+  java: z.object({ release: z.number().int().positive() }).optional(),
+  /** go.mod: the `go` directive and the module path. */
+  go: z.object({ version: z.string().regex(/^\d+\.\d+(\.\d+)?$/), module: z.string().optional() }).optional(),
+  /** The oldest Python the project supports (requires-python), `3.9`. */
+  python: z.object({ minimum: z.string().regex(/^3\.\d+$/) }).optional(),
+  /** `path:line` of each setting read, keyed `typescript.module`, `java.release`, `go.version`, ... */
+  locations: z.record(z.string(), z.string()).default({}),
+  /** What was assumed rather than read (a package `extends`, a compiler default), in plain words. */
+  assumptions: z.array(z.string()).default([]),
+});
+
+/** Deduplication the repository already does, as the inspector assessed it (shown, never acted on). */
+export const existingProtectionSchema = z.object({
+  kind: z.enum(['read-then-check', 'unique-constraint', 'processed-events', 'lock', 'provider-key', 'idempotency-key']),
+  /** `path:line`. */
+  location: z.string(),
+  evidence: z.string(),
+  /** What it stops today. */
+  protects: z.string(),
+  /** What still runs twice, and when. */
+  race: z.string(),
+});
+
 export const actionSchema = z.object({
   /** Short name in the user's domain, e.g. `createPayment`. Used in keys and code identifiers. */
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'use letters and digits, starting with a letter (e.g. createPayment)'),
@@ -36,6 +75,11 @@ export const actionSchema = z.object({
   /** HTTP only. */
   method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']).optional(),
   route: z.string().optional(),
+  /**
+   * GraphQL: the operation (`mutation createOrder`) served on `route`, the endpoint every
+   * operation shares: protected around its resolver, never by route middleware.
+   */
+  operation: z.string().regex(/^mutation [A-Za-z_][A-Za-z0-9_]*$/).optional(),
   /** Consumers: the queue/subject/topic; cron: the schedule. */
   channel: z.string().optional(),
   /**
@@ -68,9 +112,13 @@ export const answersSchema = z.object({
     broker: z.enum(BROKERS).default('none'),
     /** The project's test framework, when known; the test-suite skeleton is written for it. */
     testFramework: z.enum(TEST_FRAMEWORKS).optional(),
+    /** The language level read from the build files; the generated code compiles at it. */
+    level: languageLevelSchema.optional(),
   }),
   /** Q3 */
   retrySources: z.array(z.enum(RETRY_SOURCES)).min(1),
+  /** Money-moving provider calls the inspector found, each with its key verdict and fix site (answers-provider-calls.ts). */
+  providerCalls: z.array(providerCallSchema).default([]),
   /** Q4: empty list = no payments. */
   paymentProviders: z.array(z.enum(PROVIDERS)).default([]),
   /** Q5 */
@@ -87,8 +135,11 @@ export const answersSchema = z.object({
   agnostic: z.boolean().default(false),
   /** Per-answer provenance, keyed by answer name (`actions`, `stack`, `retrySources`, ...). */
   provenance: z.record(z.string(), provenanceSchema).default({}),
+  /** Existing deduplication found in the code; absent when the code was not inspected. */
+  existingProtection: z.array(existingProtectionSchema).optional(),
 });
 
 export type Action = z.infer<typeof actionSchema>;
+export type LanguageLevel = z.infer<typeof languageLevelSchema>;
 export type Answers = z.infer<typeof answersSchema>;
 export type AnswersInput = z.input<typeof answersSchema>;

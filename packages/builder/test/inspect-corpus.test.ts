@@ -4,6 +4,7 @@ import { evaluateCorpus, totals, type FixtureScore } from '../scripts/eval.js';
 import { inspectCodebase } from '../src/inspect/inspect-codebase.js';
 import { auditInspection, parseAllowList } from '../src/inspect/audit.js';
 import { CORPUS_DIR } from '../scripts/eval.js';
+import { effectTotals } from '../scripts/eval-effects.js';
 import { join } from 'node:path';
 
 describe('the evaluation corpus', () => {
@@ -31,6 +32,20 @@ describe('the evaluation corpus', () => {
     expect(scores.flatMap((s) => s.paymentErrors)).toEqual([]);
     expect(scores.flatMap((s) => s.stackErrors)).toEqual([]);
   });
+});
+
+describe('the evaluation corpus: consumers, schedules and existing deduplication', () => {
+  it('finds every consumer, schedule and existing protection its truth lists, nothing else, each described as the truth says', async () => {
+    const scores = await evaluateCorpus();
+    const withEffects = scores.filter((s) => s.effects.consumers || s.effects.schedules || s.effects.existing);
+    expect(withEffects.map((s) => s.name)).toEqual(expect.arrayContaining(['django-celery', 'k8s-cronjob', 'rails-sidekiq', 'spring-listeners']));
+    expect(scores.flatMap((s) => s.effects.errors.map((e) => `${s.name}: ${e}`))).toEqual([]);
+    for (const pick of [(s: FixtureScore) => s.effects.consumers, (s: FixtureScore) => s.effects.schedules, (s: FixtureScore) => s.effects.existing]) {
+      const total = effectTotals(scores.map(pick));
+      expect(total.expected).toBeGreaterThan(0);
+      expect(total).toMatchObject({ recall: 1, precision: 1 });
+    }
+  }, 60_000);
 });
 
 describe('audit', () => {

@@ -33,8 +33,10 @@ describe('inspectCodebase on fixtures', () => {
     expect(inspection.endpoints.find((e) => e.route === '/orders' && e.method === 'POST')?.bodyFields).toEqual(['cartId', 'items', 'shippingAddressId']);
     expect(inspection.endpoints.find((e) => e.route === '/payments/:id/refund')).toMatchObject({ handler: 'refundPayment', bodyFields: ['amount'], span: { start: 19, end: 26 } });
     expect(inspection.paymentCalls).toEqual([
-      { provider: 'stripe', call: 'stripe.paymentIntents.create', location: 'src/routes/payments.ts:9', passesIdempotencyKey: false },
-      { provider: 'stripe', call: 'stripe.refunds.create', location: 'src/routes/payments.ts:21', passesIdempotencyKey: true, keyExpression: 'key' },
+      // No key: the fix adds request options before the call's closing parenthesis, on the line that has it.
+      { provider: 'stripe', call: 'stripe.paymentIntents.create', location: 'src/routes/payments.ts:9', passesIdempotencyKey: false, fix: { location: 'src/routes/payments.ts:14', line: '  });', column: 3, length: 0, text: ', { idempotencyKey: {{KEY}} }' } },
+      // `key` is followed to its value, the request's Idempotency-Key header: sound.
+      { provider: 'stripe', call: 'stripe.refunds.create', location: 'src/routes/payments.ts:21', passesIdempotencyKey: true, keyExpression: 'key', keyLocation: 'src/routes/payments.ts:20', keyVerdict: { verdict: 'sound', reason: expect.stringMatching(/^the request’s own idempotency key/) } },
     ]);
     expect(inspection.webhooks.map((w) => w.location)).toEqual(['src/routes/webhooks.ts:6']);
     expect(inspection.schedulers).toEqual([{ mechanism: 'node-cron', schedule: '*/15 * * * *', location: 'src/jobs/reconcile.ts:5' }]);
@@ -72,8 +74,8 @@ describe('inspectCodebase on fixtures', () => {
     expect(inspection.endpoints[1]?.bodyFields).toEqual(['amount']);
     expect(inspection.webhooks).toHaveLength(1);
     expect(inspection.paymentCalls).toEqual([
-      { provider: 'adyen', call: 'this.checkout.PaymentsApi.payments', location: 'src/payments/payments.service.ts:10', passesIdempotencyKey: true, keyExpression: 'idempotencyKey' },
-      { provider: 'adyen', call: 'this.checkout.ModificationsApi.refundCapturedPayment', location: 'src/payments/payments.service.ts:24', passesIdempotencyKey: false },
+      { provider: 'adyen', call: 'this.checkout.PaymentsApi.payments', location: 'src/payments/payments.service.ts:10', passesIdempotencyKey: true, keyExpression: 'idempotencyKey', keyLocation: 'src/payments/payments.service.ts:19', keyVerdict: { verdict: 'sound', reason: expect.stringMatching(/derived from the local idempotency key/) } },
+      { provider: 'adyen', call: 'this.checkout.ModificationsApi.refundCapturedPayment', location: 'src/payments/payments.service.ts:24', passesIdempotencyKey: false, fix: { location: 'src/payments/payments.service.ts:27', line: '    });', column: 5, length: 0, text: ', { idempotencyKey: {{KEY}} }' } },
     ]);
     expect(inspection.schedulers).toEqual([{ mechanism: '@Cron', schedule: '0 */10 * * * *', location: 'src/payments/settlement.job.ts:6', handler: 'reconcileSettlements' }]);
   });
@@ -96,7 +98,7 @@ describe('inspectCodebase on fixtures', () => {
       ['app/routers/orders.py:12', false],
       ['app/routers/orders.py:21', true],
     ]);
-    expect(inspection.schedulers).toEqual([{ mechanism: 'apscheduler', schedule: 'interval', location: 'app/main.py:21', handler: 'reconcile_orders' }]);
+    expect(inspection.schedulers).toEqual([{ mechanism: 'apscheduler', schedule: 'interval minutes=10', location: 'app/main.py:21', handler: 'reconcile_orders' }]);
   });
 
   it('Spring + PostgreSQL: mappings under the class prefix, record DTO, Kafka listener, @Scheduled, JDBC URL', async () => {

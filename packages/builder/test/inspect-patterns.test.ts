@@ -66,7 +66,7 @@ describe('inspectCodebase: more stacks by pattern', () => {
     expect(inspection.database).toMatchObject({ value: 'postgresql', location: 'requirements.txt:3' });
     expect(inspection.broker).toMatchObject({ value: 'rabbitmq', location: 'requirements.txt:4' });
     expect(routes(inspection.endpoints)).toEqual([
-      'POST /orders/<order_id>/pay @ shop/api.py:4',
+      'POST /orders/{order_id}/pay @ shop/api.py:4',
       'POST /orders/submit @ shop/views.py:4',
       'POST /refunds @ shop/views.py:9',
     ]);
@@ -74,7 +74,10 @@ describe('inspectCodebase: more stacks by pattern', () => {
     expect(inspection.endpoints[1]?.framework).toBe('django');
     expect(inspection.consumers).toEqual([
       { broker: 'rabbitmq', channel: 'refunds', location: 'shop/worker.py:2', evidence: '.basic_consume(queue="refunds' },
-      { broker: 'other', location: 'shop/worker.py:4', evidence: '@shared_task' },
+      {
+        broker: 'other', location: 'shop/worker.py:4', evidence: '@shared_task', handler: 'send_receipt',
+        redelivery: expect.stringMatching(/^acks_late off \(Celery’s default — no `task_acks_late` setting found\): .*a worker crash loses the task/),
+      },
     ]);
   });
 
@@ -225,5 +228,28 @@ describe('the builder never inspects its own output', () => {
     expect(all).toContain('idempotency/code/cleanup.ts');
     expect(without).toEqual(['src/app.ts']);
     rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('inspectCodebase: routes the design can print', () => {
+  it('shows Flask converters as {name} (path parameters, not body fields) — the plan refuses angle brackets', async () => {
+    const dir = project({
+      'requirements.txt': 'flask==3.0.0\n',
+      'app.py': [
+        'from flask import Flask, request',
+        'app = Flask(__name__)',
+        '',
+        '@app.post("/orders/<int:order_id>/refunds/<path:note>")',
+        'def refund(order_id, note):',
+        '    amount = request.json["amount"]',
+        '    return {"ok": True}, 201',
+        '',
+      ].join('\n'),
+    });
+    const inspection = await inspectCodebase(dir);
+    const refund = inspection.endpoints.find((e) => e.method === 'POST');
+    expect(refund?.route).toBe('/orders/{order_id}/refunds/{note}');
+    expect(refund?.pathParams).toEqual(['order_id', 'note']);
+    expect(refund?.bodyFields).not.toContain('order_id');
   });
 });

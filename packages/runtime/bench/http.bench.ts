@@ -1,120 +1,172 @@
 /**
- * HTTP overhead of the idempotency middleware: autocannon on loopback (32 connections, a few
- * seconds per case) against one Express 5 server process per store, in the same run — the same
- * handler unprotected (baseline), protected with a new key per request, protected on replays,
- * and duplicates rejected while the key is in progress (their p50/p99 latency).
+ * HTTP overhead of the idempotency adapters: Express 5, Fastify 5 and Hono 4 (@hono/node-server),
+ * each over the memory and SQLite stores, one server process per framework × store, driven by
+ * autocannon on loopback. Per server, four cases with the same handler: unprotected (baseline),
+ * protected with a new key per request, protected replays of one key, and duplicates rejected
+ * while the key is in progress. Cases run in interleaved rounds (every server, every case, then
+ * again), so a noisy neighbour slows them all alike; ratios are protected ÷ unprotected of the
+ * same server in the same run. Beside throughput, each case reports the server's CPU time per
+ * request (process.cpuUsage delta ÷ requests served): on a shared machine the steadier figure.
+ *
+ * Run: npx tsx bench/run.ts http
+ * Env: BENCH_HTTP_SECONDS  seconds per case per round (default 1)
+ *      BENCH_HTTP_ROUNDS   rounds (default 3)
+ *      BENCH_HTTP_STORES   default memory,sqlite (postgres and redis run when listed and reachable)
+ *      BENCH_HTTP_FRAMEWORKS  default express,fastify,hono
+ *      BENCH_HTTP_CASES    default plain,fresh,replay,duplicates
+ *      BENCH_HTTP_CONNECTIONS  default 32
+ *      BENCH_HTTP_CPU_PROF a directory: servers run under --cpu-prof and write their profiles there
+ *      IDEMPOTENCY_BENCH_RUNTIME_DIST  a private dist to load the runtime from (see runtime-import.ts)
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { probeTcp } from '../test/support/services.js';
-import type { BenchStoreKind } from './http/bench-server.js';
+import { FRAMEWORKS, HANDLER_DESCRIPTION, type BenchFramework } from './http/apps.js';
+import { load, request, startServer, type AutocannonRequest, type AutocannonResult, type BenchServer } from './http/load.js';
+import { STORE_KINDS, type BenchStoreKind } from './http/stores.js';
 import type { BenchSuite, Reporter, Row } from './harness.js';
 
-/** The part of autocannon used here (it ships no types). */
-interface AutocannonRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
-}
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  statusCodeStats: Record<string, { count: number }>;
-  errors: number;
-}
-type Autocannon = (options: { url: string; connections: number; duration: number; requests: AutocannonRequest[] }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-const CONNECTIONS = 32;
-const DURATION_S = Number(process.env.HTTP_BENCH_SECONDS ?? 3);
-const BODY = JSON.stringify({ amount: 4999, currency: 'EUR', recipient_id: 'acct_42' });
-const SERVER = fileURLToPath(new URL('./http/bench-server.ts', import.meta.url));
-
-async function startServer(kind: BenchStoreKind): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = fork(SERVER, [kind], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  const [message] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(() => [null])])) as [{ port: number } | null];
-  if (!message) throw new Error(`the ${kind} bench server exited before listening`);
-  return {
-    url: `http://127.0.0.1:${message.port}`,
-    stop: async () => {
-      const exited = once(child, 'exit');
-      child.send('stop');
-      await exited;
-    },
-  };
-}
-
-const request = (path: string, key?: string | (() => string)): AutocannonRequest => {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-user': 'bench-user' };
-  if (typeof key === 'string') headers['idempotency-key'] = key;
-  const base = { method: 'POST', path, headers, body: BODY };
-  if (typeof key !== 'function') return base;
-  return { ...base, setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': key() } }) };
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? process.env.HTTP_BENCH_SECONDS ?? 1);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
+const list = <T extends string>(env: string | undefined, all: readonly T[], fallback: readonly T[]): T[] => {
+  if (!env) return [...fallback];
+  const wanted = env.split(',').map((item) => item.trim());
+  const unknown = wanted.filter((item) => !all.includes(item as T));
+  if (unknown.length > 0) throw new Error(`unknown ${unknown.join(', ')}: expected some of ${all.join(', ')}`);
+  return wanted as T[];
 };
+const CASES = ['plain', 'fresh', 'replay', 'duplicates'] as const;
+type CaseName = (typeof CASES)[number];
 
-const statusNote = (result: AutocannonResult) =>
-  Object.entries(result.statusCodeStats).map(([status, { count }]) => `${status}×${count}`).join(' ') + (result.errors ? ` errors×${result.errors}` : '');
+const LABELS: Record<CaseName, string> = {
+  plain: 'unprotected handler (baseline)',
+  fresh: 'protected, new key per request',
+  replay: 'protected, replay of one key',
+  duplicates: 'duplicates while in progress (409)',
+};
+/** The status every response of a case should have. */
+const EXPECTED: Record<CaseName, string> = { plain: '201', fresh: '201', replay: '201', duplicates: '409' };
 
-async function load(url: string, req: AutocannonRequest, duration = DURATION_S) {
-  return autocannon({ url, connections: CONNECTIONS, duration, requests: [req] });
+/** One case of one server, summed over the rounds. */
+interface Tally {
+  requests: number;
+  seconds: number;
+  p50: number[];
+  p99: number[];
+  statuses: Record<string, number>;
+  errors: number;
+  cpuUs: number;
+  served: number;
 }
 
-async function measureStore(kind: BenchStoreKind, report: Reporter): Promise<void> {
-  const server = await startServer(kind);
-  try {
-    let n = 0;
-    const run = `${Date.now()}`;
-    await load(server.url, request('/plain'), 1); // warm-up: JIT and sockets
-    const plain = await load(server.url, request('/plain'));
-    const fresh = await load(server.url, request('/protected', () => `new-${run}-${n++}`));
-    const replayKey = `replay-${run}`;
-    await fetch(`${server.url}/protected`, { method: 'POST', headers: request('', replayKey).headers, body: BODY });
-    const replays = await load(server.url, request('/protected', replayKey));
-    const holdKey = `hold-${run}`;
-    const held = fetch(`${server.url}/hold`, { method: 'POST', headers: request('', holdKey).headers, body: BODY });
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the first request holds the key
-    const duplicates = await load(server.url, request('/hold', holdKey));
-    await fetch(`${server.url}/release`, { method: 'POST' });
-    await held;
-    // The baseline again, last: on a busy machine the two differ, and the ratios use their mean.
-    const plainAgain = await load(server.url, request('/plain'));
+const newTally = (): Tally => ({ requests: 0, seconds: 0, p50: [], p99: [], statuses: {}, errors: 0, cpuUs: 0, served: 0 });
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)]!;
+};
+const opsOf = (tally: Tally) => tally.requests / tally.seconds;
+const cpuPerRequest = (tally: Tally) => tally.cpuUs / Math.max(1, tally.served);
 
-    const base = (plain.requests.average + plainAgain.requests.average) / 2;
-    const row = (label: string, result: AutocannonResult): Row => ({
-      label,
-      opsPerSec: result.requests.average,
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      ratio: result.requests.average / base,
-      note: statusNote(result),
-    });
-    report.table(`${kind} store — Express 5, ${CONNECTIONS} connections, ${DURATION_S} s per case`, [
-      row('unprotected handler (baseline; ratios use the mean of both runs)', plain),
-      row('protected, new key per request', fresh),
-      row('protected, replay of one key', replays),
-      row('duplicates while in progress (409)', duplicates),
-      row('unprotected handler again (drift check)', plainAgain),
-    ]);
-    report.line(`${kind}: duplicate-rejection latency p50 ${duplicates.latency.p50} ms, p99 ${duplicates.latency.p99} ms`);
-  } finally {
-    await server.stop();
+/** Runs one case once and adds it to its tally, with the server's CPU time over it. */
+async function measure(server: BenchServer, req: AutocannonRequest, tally: Tally, seconds = SECONDS): Promise<AutocannonResult> {
+  const before = await server.cpu();
+  const result = await load(server.url, req, seconds, CONNECTIONS);
+  const after = await server.cpu();
+  tally.requests += result.requests.total;
+  tally.seconds += result.duration;
+  tally.p50.push(result.latency.p50);
+  tally.p99.push(result.latency.p99);
+  for (const [status, { count }] of Object.entries(result.statusCodeStats)) tally.statuses[status] = (tally.statuses[status] ?? 0) + count;
+  tally.errors += result.errors + result.timeouts;
+  tally.cpuUs += after.cpuUs - before.cpuUs;
+  tally.served += after.requests - before.requests;
+  return result;
+}
+
+const post = (server: BenchServer, path: string, key?: string) =>
+  fetch(`${server.url}${path}`, { method: 'POST', headers: request(path, key).headers, body: request(path).body }).then(async (response) => {
+    await response.arrayBuffer();
+    return response.status;
+  });
+
+/** Everything one server needs across the rounds: its request shapes and its tallies. */
+interface Subject {
+  readonly server: BenchServer;
+  readonly tallies: Record<CaseName, Tally>;
+  readonly shapes: Record<Exclude<CaseName, 'duplicates'>, AutocannonRequest>;
+  readonly holdKey: (round: number) => string;
+}
+
+async function prepare(server: BenchServer, runId: string): Promise<Subject> {
+  let n = 0;
+  const tag = `${runId}-${server.framework}-${server.kind}`;
+  const replayKey = `replay-${tag}`;
+  const primed = await post(server, '/protected', replayKey);
+  if (primed !== 201) throw new Error(`${server.framework}/${server.kind}: priming the replay key answered ${primed}`);
+  const shapes = { plain: request('/plain'), fresh: request('/protected', () => `new-${tag}-${n++}`), replay: request('/protected', replayKey) };
+  // Warm-up (not counted): JIT, sockets, the store's first pages.
+  for (const shape of Object.values(shapes)) await load(server.url, shape, 0.5, CONNECTIONS);
+  const tallies = Object.fromEntries(CASES.map((name) => [name, newTally()])) as Record<CaseName, Tally>;
+  return { server, tallies, shapes, holdKey: (round) => `hold-${tag}-${round}` };
+}
+
+async function runCase(subject: Subject, name: CaseName, round: number): Promise<void> {
+  const { server, tallies } = subject;
+  if (name !== 'duplicates') {
+    await measure(server, subject.shapes[name], tallies[name]);
+    return;
+  }
+  const key = subject.holdKey(round);
+  const held = server.held();
+  const first = post(server, '/hold', key);
+  await held;
+  await measure(server, request('/hold', key), tallies.duplicates);
+  await post(server, '/release');
+  const status = await first;
+  if (status !== 201) throw new Error(`${server.framework}/${server.kind}: the held request answered ${status}`);
+}
+
+function statusNote(name: CaseName, tally: Tally): string {
+  const unexpected = Object.entries(tally.statuses).filter(([status]) => status !== EXPECTED[name]);
+  const parts = unexpected.map(([status, count]) => `${status}×${count}`);
+  if (tally.errors) parts.push(`errors×${tally.errors}`);
+  return parts.length ? `unexpected: ${parts.join(' ')}` : `all ${EXPECTED[name]}`;
+}
+
+function report(subject: Subject, cases: readonly CaseName[], reporter: Reporter): void {
+  const { server, tallies } = subject;
+  const base = tallies.plain.served > 0 ? opsOf(tallies.plain) : undefined;
+  const baseCpu = tallies.plain.served > 0 ? cpuPerRequest(tallies.plain) : undefined;
+  const rows: Row[] = cases.map((name) => {
+    const tally = tallies[name];
+    const cpu = cpuPerRequest(tally);
+    const added = baseCpu === undefined || name === 'plain' ? '' : ` (${cpu - baseCpu >= 0 ? '+' : ''}${(cpu - baseCpu).toFixed(0)})`;
+    return {
+      label: LABELS[name],
+      opsPerSec: opsOf(tally),
+      p50Ms: median(tally.p50),
+      p99Ms: median(tally.p99),
+      ...(base !== undefined ? { ratio: opsOf(tally) / base } : {}),
+      note: `server CPU ${cpu.toFixed(0)} µs/req${added}; ${statusNote(name, tally)}`,
+    };
+  });
+  reporter.table(`${server.framework} — ${server.store}`, rows);
+}
+
+function summary(subjects: readonly Subject[], reporter: Reporter): void {
+  reporter.line('\nSummary: ratio = protected ÷ unprotected ops/s of the same server in this run (goals: new key ≥ 0.85×, replay ≥ 1.00×); server CPU µs per request');
+  reporter.line('| framework | store | new key | replay | CPU plain | CPU new key | CPU replay | CPU 409 |');
+  reporter.line('|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const { server, tallies } of subjects) {
+    const ratio = (name: CaseName) => (tallies[name].served && tallies.plain.served ? `${(opsOf(tallies[name]) / opsOf(tallies.plain)).toFixed(2)}x` : '');
+    const cpu = (name: CaseName) => (tallies[name].served ? cpuPerRequest(tallies[name]).toFixed(0) : '');
+    reporter.line(`| ${server.framework} | ${server.kind} | ${ratio('fresh')} | ${ratio('replay')} | ${cpu('plain')} | ${cpu('fresh')} | ${cpu('replay')} | ${cpu('duplicates')} |`);
   }
 }
 
 /** Why a store cannot be measured now, or null. */
 async function unavailable(kind: BenchStoreKind): Promise<string | null> {
-  const module = { sqlite: '../src/stores/sqlite/index.js', postgres: '../src/stores/postgres/index.js', redis: '../src/stores/redis/index.js' };
-  if (kind === 'memory') return null;
-  try {
-    await import(new URL(module[kind].replace(/\.js$/, '.ts'), import.meta.url).href);
-  } catch (error) {
-    return `the ${kind} store is not there (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
-  }
-  const port = { sqlite: 0, postgres: 5432, redis: 6379 }[kind];
+  const port = { memory: 0, sqlite: 0, postgres: 5432, redis: 6379 }[kind];
   if (port === 0) return null;
   return probeTcp(port).then(
     () => null,
@@ -123,12 +175,38 @@ async function unavailable(kind: BenchStoreKind): Promise<string | null> {
 }
 
 const suite: BenchSuite = {
-  name: 'HTTP: Express handler with and without idempotencyMiddleware (autocannon)',
-  async run(report) {
-    for (const kind of ['memory', 'sqlite', 'postgres', 'redis'] as const) {
+  name: 'HTTP: Express, Fastify and Hono handlers with and without the idempotency adapter (autocannon)',
+  async run(reporter) {
+    const frameworks = list<BenchFramework>(process.env.BENCH_HTTP_FRAMEWORKS, FRAMEWORKS, FRAMEWORKS);
+    const cases = list<CaseName>(process.env.BENCH_HTTP_CASES, CASES, CASES);
+    const kinds: BenchStoreKind[] = [];
+    for (const kind of list<BenchStoreKind>(process.env.BENCH_HTTP_STORES, STORE_KINDS, ['memory', 'sqlite'])) {
       const reason = await unavailable(kind);
-      if (reason) report.line(`${kind}: skipped — ${reason}`);
-      else await measureStore(kind, report);
+      if (reason) reporter.line(`${kind}: skipped — ${reason}`);
+      else kinds.push(kind);
+    }
+    const runId = Date.now().toString(36);
+    const startLoad = loadavg().map((l) => l.toFixed(2)).join(' ');
+    const servers = await Promise.all(frameworks.flatMap((framework) => kinds.map((kind) => startServer(framework, kind, process.env.BENCH_HTTP_CPU_PROF))));
+    try {
+      reporter.line(`${HANDLER_DESCRIPTION}.`);
+      reporter.line(
+        `autocannon, ${CONNECTIONS} connections on loopback; ${ROUNDS} interleaved rounds of ${SECONDS} s per case (after a 0.5 s warm-up per case); ` +
+          `p50/p99 = median over the rounds; runtime from ${servers[0]?.runtime}; load average at start ${startLoad}`,
+      );
+      const subjects: Subject[] = [];
+      for (const server of servers) subjects.push(await prepare(server, runId));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const subject of subjects) {
+          // Rotate the order each round, so no case always follows the same one.
+          for (let i = 0; i < cases.length; i++) await runCase(subject, cases[(i + round) % cases.length]!, round);
+        }
+      }
+      for (const subject of subjects) report(subject, cases, reporter);
+      summary(subjects, reporter);
+      reporter.line(`load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
     }
   },
 };

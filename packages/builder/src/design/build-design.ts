@@ -12,6 +12,7 @@ import { antiPatternsSection } from './sections/anti-patterns.js';
 import { artifactsSection } from './sections/artifacts.js';
 import { concurrencySection } from './sections/concurrency.js';
 import type { DesignContext } from './sections/context.js';
+import { existingProtectionSection } from './sections/existing-protection.js';
 import { fingerprintingSection } from './sections/fingerprinting.js';
 import { actionMapSection, inputsSection, keyDecisions } from './sections/front-matter.js';
 import { overviewSection } from './sections/overview.js';
@@ -52,6 +53,7 @@ export function buildDesign(answers: Answers, { generatedAt }: BuildDesignOption
     overviewSection(ctx),
     inputsSection(ctx),
     actionMapSection(ctx),
+    ...[existingProtectionSection(ctx)].filter((s): s is Section => s !== undefined),
     actionAnalysisSection(ctx),
     keyDesignSection(ctx),
     fingerprintingSection(ctx),

@@ -110,6 +110,14 @@ export function table(columns: readonly string[], rows: readonly (readonly (stri
 }
 
 /**
+ * The same block folded behind `summary`: reference material a reader opens when needed.
+ * @example collapse(codeBlock('sql', query, 'Stuck records'), 'Show the query')
+ */
+export function collapse(block: Block, summary: string): Block {
+  return block.kind === 'list' || block.kind === 'table' || block.kind === 'code' ? { ...block, collapsed: summary } : block;
+}
+
+/**
  * A highlighted box: a note, a warning, or the assumptions to confirm.
  * @example callout('warning', 'Invariant', [txt`Never mint a fresh provider key.`])
  */

@@ -42,17 +42,23 @@ export interface SequenceDiagram {
 
 export type Diagram = StateDiagram | SequenceDiagram;
 
+/**
+ * Blocks: `collapsed` marks reference material (a full statement, a procedure, an error table)
+ * that renderers fold behind that summary text (`<details>`), so the document reads short while
+ * every artifact stays in it. Long code blocks fold even without it.
+ */
 export type Block =
   | { readonly kind: 'diagram'; readonly title: string; readonly diagram: Diagram }
   | { readonly kind: 'paragraph'; readonly content: readonly Inline[] }
-  | { readonly kind: 'list'; readonly ordered: boolean; readonly items: readonly (readonly Inline[])[] }
+  | { readonly kind: 'list'; readonly ordered: boolean; readonly items: readonly (readonly Inline[])[]; readonly collapsed?: string }
   | {
       readonly kind: 'table';
       readonly caption?: string;
       readonly columns: readonly string[];
       readonly rows: readonly (readonly (readonly Inline[])[])[];
+      readonly collapsed?: string;
     }
-  | { readonly kind: 'code'; readonly language: CodeLanguage; readonly code: string; readonly title?: string }
+  | { readonly kind: 'code'; readonly language: CodeLanguage; readonly code: string; readonly title?: string; readonly collapsed?: string }
   | {
       readonly kind: 'callout';
       readonly tone: 'note' | 'warning' | 'assumption';

@@ -65,7 +65,8 @@ function stripeExample(call: PaymentCallFinding): string {
 }
 
 function providerFix(call: PaymentCallFinding): string {
-  const option = call.provider === 'paypal' ? 'the PayPal-Request-Id header' : call.provider === 'stripe' ? 'an idempotency key' : 'the Idempotency-Key header';
+  const option = call.provider === 'paypal' ? 'the PayPal-Request-Id header' : call.provider === 'stripe' ? 'an idempotency key'
+    : call.provider === 'braintree' ? 'orderId (and apiRequestKey where Braintree has enabled At-Most-Once Processing; reconcile by orderId before a retry)' : 'the Idempotency-Key header';
   const example = call.provider === 'stripe' ? stripeExample(call) : `send ${option} = the request's idempotency key (or the order id) + a step suffix`;
   const why = call.keyIssue ? ` The key now passed (${call.keyExpression ?? 'as written'}) is ${call.keyIssue}.` : '';
   return `At ${call.location}: pass ${option} derived from the action's local idempotency key (one key per intent, the same on every retry), e.g. ${example}.${why}`;
@@ -79,7 +80,7 @@ function matchesAllow(allow: readonly string[], violation: AuditViolation): bool
 
 function entryViolation(endpoint: EndpointFinding, includeWrites: boolean): AuditViolation | undefined {
   const level = endpoint.cost?.level ?? 'write';
-  const subject = `${endpoint.method} ${endpoint.route}`;
+  const subject = `${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : ''}`;
   if (endpoint.protection) return undefined;
   if (endpoint.webhook) {
     return {
@@ -91,7 +92,7 @@ function entryViolation(endpoint: EndpointFinding, includeWrites: boolean): Audi
   if (!fails) return undefined;
   return {
     kind: 'unprotected-entry-point', subject, location: endpoint.location, cost: `${level}: ${endpoint.cost?.evidence.join('; ') ?? 'writes'}`,
-    fix: `Protect ${subject} with the runtime's middleware keyed by the Idempotency-Key header (fingerprint: ${endpoint.bodyFields.length > 0 ? endpoint.bodyFields.filter((f) => !(endpoint.secretFields ?? []).includes(f)).join(', ') : 'the canonical JSON of the whole body'}), or allow-list it with a reason.`,
+    fix: `Protect ${subject} ${endpoint.operation ? "by wrapping its resolver with the runtime's makeIdempotent (/functions) keyed by the mutation's idempotencyKey argument — route middleware on the shared GraphQL endpoint cannot tell operations apart" : "with the runtime's middleware keyed by the Idempotency-Key header"} (fingerprint: ${endpoint.bodyFields.length > 0 ? endpoint.bodyFields.filter((f) => !(endpoint.secretFields ?? []).includes(f)).join(', ') : 'the canonical JSON of the whole body'}), or allow-list it with a reason.`,
   };
 }
 

@@ -13,9 +13,18 @@ import { scanPhp } from './patterns/php.js';
 import { scanPython } from './patterns/python.js';
 import { scanRuby } from './patterns/ruby.js';
 import { assessCosts } from './cost.js';
-import { normaliseRoute, resolveRoutes, type RouteFacts } from './route-graph.js';
+import { assessExistingProtection } from './existing-assessment.js';
+import { scanExistingProtection, type ProtectionScan } from './existing-protection.js';
+import { resolveJvmChannels } from './patterns/jvm-listeners.js';
+import { finishCeleryTasks } from './patterns/python-celery.js';
+import { finishPythonSchedules } from './patterns/python-schedules.js';
+import { scanScheduleManifest } from './schedule-manifests.js';
+import { readLanguageLevel } from './language-level.js';
+import { triage } from './prefilter.js';
+import { normaliseRoute, PRINTABLE_ROUTE, resolveRoutes, type RouteFacts } from './route-graph.js';
+import { createShapeIndex } from './shape-index.js';
 import { chooseBroker, chooseDatabase, chooseFramework, chooseLanguage, languageOfBackend } from './summarize.js';
-import { emptyFindings, type EndpointFinding, type FileFindings, type Inspection, type Language, type ScanResult } from './types.js';
+import { emptyFindings, isPlanProvider, type EndpointFinding, type FileFindings, type Inspection, type Language, type ScanResult, type SchedulerFinding } from './types.js';
 import { walkSourceFiles, type WalkLimits } from './walk.js';
 
 type Scanner = (relPath: string, text: string) => ScanResult;
@@ -89,21 +98,6 @@ function resolveBodyTypes(endpoints: EndpointFinding[], shapes: ReadonlyMap<stri
   });
 }
 
-/** Tokens without which a file declares no route, consumer, schedule, payment call or body shape. */
-const TS_SIGNALS = /\.(post|put|patch|delete|del|route|on|use|register|group|mount)\s*\(|@(Post|Put|Patch|Delete|Controller|Resolver|Mutation|Cron|Interval|Process|Processor|MessagePattern|EventPattern|SqsMessageHandler|RabbitSubscribe)\b|export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b|\b(interface|class|z\.object|Type\.Object|Joi\.object|yup\.object)\b|stripe|adyen|paypal|braintree|Worker|cron|schedule|setInterval|consume|subscribe|createPool|Pool|PrismaClient|mongoose|createClient|Redis|amqp|connect\(|kafka|Queue|setGlobalPrefix|express|fastify|hono|Database|sqlite|knex|drizzle|sequelize|typeorm|DataSource|MongoClient|postgres|mysql|Client\(/i;
-const TSX_SIGNALS = /\.(post|put|patch|delete|route)\s*\(|export\s+(async\s+)?(function|const)\s+(POST|PUT|PATCH|DELETE)\b|stripe|adyen|paypal|braintree/i;
-
-/** Browser code trees: their `setInterval` polls and `fetch('/pay', { method: 'POST' })` calls are not the service's. */
-const CLIENT_TREE = /(^|\/)(client|frontend|web-client|public|static|www|assets)\//;
-const SERVER_IMPORT = /from ['"](express|fastify|hono|@nestjs\/[\w-]+|next\/server|stripe|@adyen\/api-library|@paypal\/[\w-]+)['"]|require\(['"](express|fastify|stripe)['"]\)/;
-
-function worthScanning(language: Language, relPath: string, text: string): boolean {
-  if (language !== 'typescript' && language !== 'javascript') return true;
-  if (CLIENT_TREE.test(relPath) && !SERVER_IMPORT.test(text)) return false;
-  // React components (.tsx/.jsx) only matter when they are route files or call a provider.
-  return /\.[jt]sx$/.test(relPath) ? TSX_SIGNALS.test(text) : TS_SIGNALS.test(text);
-}
-
 const SECRET_FIELD = /pass(word|wd|phrase)?$|^pwd$|secret|token|api_?key|apikey|private_?key|card_?number|cardnumber|^pan$|^cvc$|^cvv2?$|^cv2$|security_?code|^pin$|^otp$|^ssn$/i;
 
 /**
@@ -121,7 +115,7 @@ function finishEndpoint(endpoint: EndpointFinding): EndpointFinding {
 function dedupeEndpoints(endpoints: readonly EndpointFinding[]): EndpointFinding[] {
   const seen = new Set<string>();
   return endpoints.filter((e) => {
-    const key = `${e.method} ${e.route} ${e.location}`;
+    const key = `${e.method} ${e.route} ${e.operation ?? ''} ${e.location}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -144,9 +138,15 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
 
   const manifests = emptyManifestFindings();
   const read = (absPath: string): string => readFileSync(absPath, 'utf8');
+  // Schedules declared in YAML (Kubernetes CronJobs, sidekiq-cron) and dedup in SQL/Prisma schemas.
+  const yamlSchedules: SchedulerFinding[] = [];
+  const protectionScans: ProtectionScan[] = [];
   for (const file of walked.files) {
-    if (/\.(json|toml|txt|xml|gradle|kts|csproj|mod|ya?ml|properties|prisma)$|(^|\/)Gemfile$/.test(file.relPath)) {
-      readManifest(manifests, file, read(file.absPath));
+    if (/\.(json|toml|txt|xml|gradle|kts|csproj|mod|ya?ml|properties|prisma|sql)$|(^|\/)Gemfile$/.test(file.relPath)) {
+      const text = read(file.absPath);
+      if (!file.relPath.endsWith('.sql')) readManifest(manifests, file, text);
+      if (/\.ya?ml$/.test(file.relPath)) yamlSchedules.push(...scanScheduleManifest(file.relPath, text));
+      if (/\.(sql|prisma)$/.test(file.relPath)) protectionScans.push(scanExistingProtection(file.relPath, text));
     }
   }
 
@@ -163,26 +163,31 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
   const needsTs = sourceFiles.some((s) => s.language === 'typescript' || s.language === 'javascript');
   const tsScanner = needsTs ? await loadTypeScriptScanner(notes) : undefined;
   const code = emptyFindings();
-  const shapes = new Map<string, string[]>();
+  const shapeIndex = createShapeIndex();
   const handlerTypes = new Map<string, Array<{ dir: string; type: string }>>();
   const routeFacts: RouteFacts[] = [];
+  const settings: Array<{ name: string; value: string; location: string }> = [];
   let parsed = 0;
   const started = Date.now();
-  for (const { file, language } of sourceFiles) {
+  for (const [order, { file, language }] of sourceFiles.entries()) {
     const scan: Scanner | undefined = language === 'typescript' || language === 'javascript'
       ? tsScanner && ((relPath, text) => tsScanner.scanTypeScript(relPath, text, hints))
       : PATTERN_SCANNERS[language];
     if (!scan) continue;
     try {
       const text = read(file.absPath);
+      protectionScans.push(scanExistingProtection(file.relPath, text));
       // A cheap textual pre-filter: most files of a large repository declare nothing the scanners
-      // look for, and a full parse (TypeScript above all) is the expensive part.
-      if (!worthScanning(language, file.relPath, text)) continue;
+      // look for, and a full parse (TypeScript above all) is the expensive part (prefilter.ts).
+      const verdict = triage(language, file.relPath, text, hints);
+      if (verdict === 'defer') shapeIndex.defer(order, file.relPath, text);
+      if (verdict !== 'scan') continue;
       parsed += 1;
       const result = scan(file.relPath, text);
       if (result.routeFacts) routeFacts.push(result.routeFacts);
+      settings.push(...(result.settings ?? []));
       merge(code, result.findings);
-      for (const [name, fields] of result.shapes) if (!shapes.has(name)) shapes.set(name, fields);
+      shapeIndex.add(order, result.shapes);
       for (const [name, type] of result.handlerBodyTypes ?? []) handlerTypes.set(name, [...(handlerTypes.get(name) ?? []), { dir: dirOf(file.relPath), type }]);
     } catch (error) {
       notes.push(`${file.relPath} could not be analysed: ${(error as Error).message}`);
@@ -191,7 +196,27 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
 
   const routed = resolveRoutes(code.endpoints, routeFacts, new Set(sourceFiles.map((s) => s.file.relPath)));
   notes.push(...routed.notes);
-  const finished = dedupeEndpoints(resolveBodyTypes(routed.endpoints, shapes, handlerTypes)).map(finishEndpoint);
+  // Body types named by endpoints: only now are the deferred files that may declare them parsed.
+  const bodyTypeNames = [...routed.endpoints.map((e) => e.bodyType), ...[...handlerTypes.values()].flat().map((h) => h.type)]
+    .flatMap((type) => (type ?? '').split('|')).filter(Boolean);
+  const { shapes, loaded } = shapeIndex.resolve(bodyTypeNames, (relPath) => {
+    try {
+      return tsScanner?.scanTypeScript(relPath, read(resolve(root, relPath)), hints).shapes;
+    } catch (error) {
+      notes.push(`${relPath} could not be analysed: ${(error as Error).message}`);
+      return undefined;
+    }
+  });
+  parsed += loaded;
+  const finished = dedupeEndpoints(resolveBodyTypes(routed.endpoints, shapes, handlerTypes))
+    .map(finishEndpoint)
+    .filter((e) => {
+      // A path the design cannot print safely (a template the scanner did not resolve) is a
+      // finding, never a reason to abort the whole run.
+      if (PRINTABLE_ROUTE.test(e.route)) return true;
+      notes.push(`${e.location}: route ${JSON.stringify(e.route)} was not understood and is left out of the design; protect it by hand.`);
+      return false;
+    });
   // Two rules can see one call (a provider pattern and a generic one): one finding per location.
   const paymentCalls = code.paymentCalls.filter((c, i, all) => all.findIndex((o) => o.location === c.location) === i);
   const costs = assessCosts(finished, { root, paymentCalls });
@@ -199,6 +224,10 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
     const cost = costs.get(e);
     return cost ? { ...e, cost: { level: cost.level, evidence: cost.evidence }, ...(cost.protection ? { protection: cost.protection } : {}) } : e;
   });
+  // Settings and constants declared in one file decide what another file's consumers mean.
+  const consumers = resolveJvmChannels(finishCeleryTasks(code.consumers, settings), settings);
+  const schedulers = finishPythonSchedules([...code.schedulers, ...yamlSchedules]);
+  const existingProtection = assessExistingProtection(protectionScans, paymentCalls, endpoints);
   const elapsedMs = Date.now() - started;
   const frameworks = [...manifests.frameworks, ...code.frameworks];
   const databases = [...code.databases, ...manifests.databases];
@@ -206,11 +235,14 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
   const languages = manifests.languages;
   const framework = chooseFramework(endpoints, frameworks);
   const language = languageOfBackend(framework, fileCounts, chooseLanguage(fileCounts, languages));
+  // The service's own build files: nearest to where its framework is declared (a monorepo's backend package).
+  const serviceFile = (framework ?? language)?.location.replace(/:\d+$/, '');
+  const languageLevel = language ? readLanguageLevel(root, resolve(root, serviceFile ? dirOf(serviceFile) : '.'), language.value) : undefined;
   const database = chooseDatabase(databases);
-  const broker = chooseBroker(brokers, code.consumers);
+  const broker = chooseBroker(brokers, consumers);
   const providers = [...manifests.providers];
   for (const call of paymentCalls) {
-    if (!providers.some((p) => p.value === call.provider)) providers.push({ value: call.provider, location: call.location, evidence: call.call });
+    if (isPlanProvider(call.provider) && !providers.some((p) => p.value === call.provider)) providers.push({ value: call.provider, location: call.location, evidence: call.call });
   }
   // The top-most manifest names the project; nested ones are packages inside it.
   const projectName = [...manifests.projectNames].sort((a, b) => a.location.split('/').length - b.location.split('/').length)[0];
@@ -227,15 +259,17 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
     ...(database ? { database } : {}),
     ...(broker ? { broker } : {}),
     ...(testFramework ? { testFramework } : {}),
+    ...(languageLevel ? { languageLevel } : {}),
     ...(projectName ? { projectName } : {}),
     ...(manifests.packageManagers[0] ? { packageManager: manifests.packageManagers[0] } : {}),
     ...(manifests.instances[0] ? { instances: manifests.instances[0] } : {}),
     paymentProviders: providers,
     endpoints,
     paymentCalls,
-    consumers: code.consumers,
+    consumers,
     webhooks: endpoints.filter((e) => e.webhook),
-    schedulers: code.schedulers,
+    schedulers,
+    existingProtection,
     evidence: { languages, frameworks, databases, brokers },
     notes,
   };

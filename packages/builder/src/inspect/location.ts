@@ -26,9 +26,29 @@ export function lineOf(text: string, needle: string, from = 0): number {
  * @example lineAtOffset('a\nb\nc', 4) // 3
  */
 export function lineAtOffset(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i += 1) {
-    if (text.charCodeAt(i) === 10) line += 1;
+  const starts = lineStarts(text);
+  // Binary search: the number of line starts at or before `offset` is its line.
+  let low = 1;
+  let high = starts.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((starts[mid] ?? 0) <= offset) low = mid + 1;
+    else high = mid;
   }
-  return line;
+  return low;
+}
+
+// The scanners ask for the line of many matches in one file in a row: the offsets of its line
+// starts are computed once per text instead of counting newlines from the top for every match.
+let indexedText: string | undefined;
+let indexedStarts: number[] = [0];
+
+function lineStarts(text: string): readonly number[] {
+  if (text !== indexedText) {
+    const starts = [0];
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+    indexedText = text;
+    indexedStarts = starts;
+  }
+  return indexedStarts;
 }

@@ -5,6 +5,7 @@
  * function), and which local names are imports or exports of others; this resolves them together.
  */
 import { posix } from 'node:path';
+import { graphqlOperationRoutes, registeredElsewhere, type GraphqlFacts } from './graphql-route.js';
 import type { EndpointFinding } from './types.js';
 
 /** A reference to a name in another module, resolved once every file is known. */
@@ -35,6 +36,8 @@ export interface RouteFacts {
   readonly constants: Array<[string, string]>;
   /** Prefixes applied to every route of a framework (`app.setGlobalPrefix('api')`). */
   readonly globalPrefixes: Array<{ framework: string; prefix: string; location: string }>;
+  /** GraphQL servers and graphene `Mutation` fields (graphql-route.ts). */
+  readonly graphql?: GraphqlFacts;
 }
 
 /**
@@ -91,16 +94,24 @@ const MAX_PREFIXES = 8;
  */
 export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: readonly RouteFacts[], files: ReadonlySet<string>): ResolvedRoutes {
   const notes: string[] = [];
-  const sorted = [...files];
-  const suffixCache = new Map<string, string | undefined>();
-  const bySuffix = (suffix: string): string | undefined => {
-    if (!suffixCache.has(suffix)) suffixCache.set(suffix, sorted.find((f) => f === suffix || f.endsWith(`/${suffix}`)));
-    return suffixCache.get(suffix);
-  };
+  // Every `/`-bounded tail of every path → the first file (in walk order) that ends with it: one pass
+  // instead of a scan of all files per module reference (quadratic on a large Python repository).
+  const suffixIndex = new Map<string, string>();
+  for (const file of files) {
+    for (let at = 0; ;) {
+      const tail = file.slice(at);
+      if (!suffixIndex.has(tail)) suffixIndex.set(tail, file);
+      const slash = file.indexOf('/', at);
+      if (slash < 0) break;
+      at = slash + 1;
+    }
+  }
+  const bySuffix = (suffix: string): string | undefined => suffixIndex.get(suffix);
   const constants = new Map<string, string>();
   const aliases = new Map<string, string>();
   const mounts: MountFact[] = [];
   const globals: RouteFacts['globalPrefixes'] = [];
+  const graphql: GraphqlFacts = { endpoints: [], registrations: [] };
   for (const facts of allFacts) {
     for (const [name, value] of facts.constants) if (!constants.has(name)) constants.set(name, value);
     for (const [from, to] of facts.aliases) {
@@ -109,6 +120,8 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     }
     mounts.push(...facts.mounts);
     globals.push(...facts.globalPrefixes);
+    graphql.endpoints.push(...(facts.graphql?.endpoints ?? []));
+    graphql.registrations.push(...(facts.graphql?.registrations ?? []));
   }
   const canonical = (node: string): string => {
     let current = node;
@@ -150,7 +163,12 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     return out;
   };
   const out: EndpointFinding[] = [];
+  const graphqlRouting = { facts: graphql, prefixesOf: (node: string) => prefixesOf(canonical(node), new Set()), join: joinRoute, nestGlobalPrefix: globals.find((g) => g.framework === 'nestjs')?.prefix };
   for (const endpoint of endpoints) {
+    if (endpoint.operation) {
+      out.push(...graphqlOperationRoutes(endpoint, graphqlRouting, notes));
+      continue;
+    }
     const { scope, ...rest } = endpoint;
     const global = globals.find((g) => g.framework === endpoint.framework);
     const node = scope ? canonical(scope) : undefined;
@@ -165,8 +183,12 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
       out.push({ ...rest, route: prefix || global ? route : normaliseRoute(endpoint.route) });
     }
   }
+  out.push(...registeredElsewhere(endpoints, graphqlRouting, notes));
   return { endpoints: out, notes };
 }
+
+/** A route the design can print and the plan accepts: a leading slash; no spaces, quotes or angle brackets. */
+export const PRINTABLE_ROUTE = /^\/[^\s"'`\\<>]*$/;
 
 /**
  * A route as the design shows it: leading slash added (`MapPost("create-checkout-session")`).
@@ -174,5 +196,8 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
  */
 export function normaliseRoute(route: string): string {
   if (route === '' || route === '*') return route === '*' ? '/*' : '/';
-  return route.startsWith('/') ? route : `/${route}`;
+  // Flask/Werkzeug `<int:order_id>` is shown as `{order_id}`, as Django's converters already are:
+  // one neutral parameter notation, and no angle brackets in a path the document prints.
+  const neutral = route.replace(/<(?:\w+(?:\([^)>]*\))?:)?(\w+)>/g, '{$1}');
+  return neutral.startsWith('/') ? neutral : `/${neutral}`;
 }

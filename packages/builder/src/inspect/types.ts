@@ -3,7 +3,7 @@
  * (path relative to the inspected directory) so the user can check it before trusting it.
  */
 import type { RouteFacts } from './route-graph.js';
-import type { BROKERS, DATABASES, FRAMEWORKS, LANGUAGES, PROVIDERS } from '../answers.js';
+import type { BROKERS, DATABASES, FRAMEWORKS, LanguageLevel, LANGUAGES, PROVIDERS } from '../answers.js';
 
 export type Language = (typeof LANGUAGES)[number];
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -49,12 +49,37 @@ export interface EndpointFinding {
   readonly protection?: string;
   /** Internal: the router node the route is declared on (`file#router`), resolved to its mount prefixes. */
   readonly scope?: string;
+  /**
+   * GraphQL: the operation on the shared endpoint (`mutation createOrder`). The route is then the
+   * GraphQL endpoint's path, served to every operation alike, so route middleware cannot tell them apart.
+   */
+  readonly operation?: string;
 }
 
-/** A call into a payment provider's SDK that creates or moves money. */
+/** A provider whose money-moving calls are found: the plan's providers plus Braintree (found and judged, not yet designed for). */
+export type CallProvider = Provider | 'braintree';
+
+/** True for the providers the plan designs for (Braintree calls are reported and judged only). */
+export const isPlanProvider = (provider: CallProvider | undefined): provider is Provider => provider !== undefined && provider !== 'braintree';
+
+/**
+ * Where a fix goes: one line as it is in the file, the span of it that changes, and the text put
+ * there, in which `{{KEY}}` stands for the key derived from the local one (the document fills it
+ * in the stack's own derivation). The diff shown is built from `line`, so it is true of the file.
+ */
+export interface FixSite {
+  readonly location: string;
+  readonly line: string;
+  /** 0-based column where the change starts, and how many characters it replaces (0: an insertion). */
+  readonly column: number;
+  readonly length: number;
+  readonly text: string;
+}
+
+/** A call into a payment provider's SDK or REST API that creates or moves money. */
 export interface PaymentCallFinding {
-  readonly provider: Provider;
-  /** The SDK call as written, e.g. `stripe.paymentIntents.create`. */
+  readonly provider: CallProvider;
+  /** The SDK call as written, e.g. `stripe.paymentIntents.create`, or `fetch POST /v2/checkout/orders/:id/capture`. */
   readonly call: string;
   readonly location: string;
   /** True when the call already passes a provider idempotency key / request id. */
@@ -63,6 +88,12 @@ export interface PaymentCallFinding {
   readonly keyExpression?: string;
   /** Why the key passed is not sound (random per attempt, shared by two equal purchases), when it is not. */
   readonly keyIssue?: string;
+  /** The judgement of the key passed (provider-keys.ts), with its reason; absent when none is passed. */
+  readonly keyVerdict?: { readonly verdict: 'sound' | 'unsound' | 'unknown'; readonly reason: string };
+  /** `path:line` where the key's value is written (the variable's declaration when passed by name). */
+  readonly keyLocation?: string;
+  /** Where the concrete fix goes, when the key is missing or unsound and the code shape allows an edit. */
+  readonly fix?: FixSite;
 }
 
 /** A message consumer (at-least-once delivery: every message may arrive twice). */
@@ -72,6 +103,10 @@ export interface ConsumerFinding {
   readonly channel?: string;
   readonly location: string;
   readonly evidence: string;
+  /** The task, worker class or method that handles each message (`send_receipt`, `ChargeCustomerJob`, `onPaymentEvent`). */
+  readonly handler?: string;
+  /** What a worker crash or a failed run does to the message (Celery `acks_late`, Sidekiq retries), with `path:line` of what decides it. */
+  readonly redelivery?: string;
 }
 
 /** A scheduled job (cron overlap and restarts can run it twice). */
@@ -81,8 +116,27 @@ export interface SchedulerFinding {
   /** Cron expression or interval as written, when literal. */
   readonly schedule?: string;
   readonly location: string;
-  /** The scheduled method, when the mechanism names one (`@Cron` on `reconcileSettlements`). */
+  /** The scheduled method or the task/job it triggers (`@Cron` on `reconcileSettlements`, beat `billing.tasks.charge`). */
   readonly handler?: string;
+  /** What the user must know about it: a schedule kept in a database, computed at run time, or set in the environment. */
+  readonly note?: string;
+}
+
+/**
+ * Deduplication the repository already does, assessed: what it protects and which race remains.
+ * `kind` says what was seen: a read-then-check (lookup by key, then insert), a unique constraint
+ * on a key column, a processed-events table, a lock, a provider key already passed, or a handler
+ * that handles an idempotency key itself.
+ */
+export interface ExistingProtectionFinding {
+  readonly kind: 'read-then-check' | 'unique-constraint' | 'processed-events' | 'lock' | 'provider-key' | 'idempotency-key';
+  readonly location: string;
+  /** The code as written, shortened. */
+  readonly evidence: string;
+  /** What it stops today. */
+  readonly protects: string;
+  /** What still runs twice, and when. */
+  readonly race: string;
 }
 
 /** Everything one file contributed. Scanners return these; the orchestrator merges them. */
@@ -105,6 +159,8 @@ export interface ScanResult {
   readonly handlerBodyTypes?: Map<string, string>;
   /** Mounts, imports and exports of routers, for full paths across files. */
   readonly routeFacts?: RouteFacts;
+  /** Settings another file's findings depend on (Celery `task_acks_late`), resolved once every file is read. */
+  readonly settings?: ReadonlyArray<{ readonly name: string; readonly value: string; readonly location: string }>;
 }
 
 /** The whole report for one directory. */
@@ -123,6 +179,8 @@ export interface Inspection {
   readonly framework?: TechFinding<Framework>;
   readonly database?: TechFinding<Database>;
   readonly broker?: TechFinding<Broker>;
+  /** The language level from the service's build files (tsconfig, pom/Gradle, go.mod, pyproject), each setting located. */
+  readonly languageLevel?: LanguageLevel;
   /** Test framework seen in manifests (vitest, jest, pytest, junit, go-test, ...). */
   readonly testFramework?: TechFinding<string>;
   /** The project's name from its top-level manifest (package name, module path tail, artifactId). */
@@ -136,6 +194,8 @@ export interface Inspection {
   /** Endpoints that receive provider webhooks (also listed in `endpoints`). */
   readonly webhooks: readonly EndpointFinding[];
   readonly schedulers: readonly SchedulerFinding[];
+  /** Deduplication code already in the repository, each assessed with `path:line`. */
+  readonly existingProtection?: readonly ExistingProtectionFinding[];
   /** Every database / broker / framework / language signal, including the ones not chosen. */
   readonly evidence: {
     readonly languages: readonly TechFinding<Language>[];

@@ -1,9 +1,11 @@
 /**
- * Lists the files worth inspecting under a directory, bounded in count and size so that a huge
- * monorepo or a stray binary never stalls the CLI. Dependency, build and VCS folders are skipped.
+ * Lists the files worth inspecting under a directory. Dependency, build, VCS, test, fixture,
+ * vendored and generated trees are skipped; files over a size bound (a stray binary, a minified
+ * bundle) are not read. There is no cap on the number of files: a cap drops whatever the walk
+ * reaches last, and that can be the payment module.
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 
 /** Folders that hold other people's code or build output, never the user's handlers. */
 export const SKIPPED_DIRS = new Set([
@@ -13,7 +15,9 @@ export const SKIPPED_DIRS = new Set([
   // Tests, fixtures, vendored and generated trees exercise or copy handlers; they do not declare the service's own.
   'test', 'tests', '__tests__', '__mocks__', 'spec', 'e2e', 'fixtures', '__fixtures__', 'testdata', 'third_party',
   'third-party', 'generated', '__generated__', 'bower_components', 'jspm_packages', 'storybook-static', '.storybook',
-  '.svelte-kit', '.expo', 'Pods', 'DerivedData',
+  '.svelte-kit', '.expo', 'Pods', 'DerivedData', 'integration-tests', 'integration_tests', '__snapshots__', 'cypress',
+  'playwright-report', 'test-results', 'web_modules', 'site-packages', '.yarn', '.pnpm-store', '.nx', '.angular',
+  '.parcel-cache', '.docusaurus', '.vitepress', '.vercel', '.netlify', '.serverless', '.aws-sam', 'cdk.out', '.dart_tool',
 ]);
 
 /** Generated or minified files, whatever folder they sit in. */
@@ -23,6 +27,8 @@ const GENERATED_FILE = /\.(min|bundle|gen|generated|pb)\.[^.]+$|_pb2(_grpc)?\.py
 export const SOURCE_EXTENSIONS = new Set([
   '.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.py', '.go', '.java', '.kt', '.cs', '.rb', '.php',
   '.json', '.toml', '.txt', '.xml', '.gradle', '.kts', '.csproj', '.mod', '.yaml', '.yml', '.properties', '.prisma',
+  // SQL migrations: unique constraints and processed-events tables (existing deduplication).
+  '.sql',
 ]);
 
 /** Manifests whose name has no extension. */
@@ -30,8 +36,8 @@ const MANIFEST_NAMES = new Set(['Gemfile']);
 
 export interface WalkLimits {
   /**
-   * Stop after this many files (default 200,000: a safety bound, not a budget — the pre-filter keeps
-   * large repositories fast, and a lower cap would silently skip whole modules).
+   * Stop after this many files (default: no limit). The pre-filter keeps large repositories fast;
+   * a cap would silently drop whatever comes last in the walk. For tests and callers with a budget.
    */
   readonly maxFiles?: number;
   /** Files larger than this are not read (default 512 KiB): generated or minified code. */
@@ -62,6 +68,9 @@ function extensionOf(name: string): string {
   return dot <= 0 ? '' : name.slice(dot).toLowerCase();
 }
 
+/** The order `localeCompare` gives, without building a collator per comparison. */
+const byName = new Intl.Collator().compare;
+
 function readDir(dir: string): Dirent[] {
   try {
     return readdirSync(dir, { withFileTypes: true });
@@ -77,19 +86,23 @@ function readDir(dir: string): Dirent[] {
  * const { files } = walkSourceFiles('/srv/payments-api');
  * files.map((f) => f.relPath); // ['package.json', 'src/app.ts', ...]
  */
-export function walkSourceFiles(root: string, { maxFiles = 200_000, maxFileBytes = 512 * 1024, excludeDirs = [] }: WalkLimits = {}): WalkResult {
+export function walkSourceFiles(root: string, { maxFiles = Number.POSITIVE_INFINITY, maxFileBytes = 512 * 1024, excludeDirs = [] }: WalkLimits = {}): WalkResult {
   const excluded = new Set(excludeDirs.map((dir) => resolve(dir)));
   const files: WalkedFile[] = [];
-  const queue = [root];
+  // Folders as absolute and root-relative paths, built by appending one name: no path.join or
+  // path.relative per file, which cost more than the rest of the walk on a large tree.
+  const queue: Array<{ abs: string; rel: string }> = [{ abs: resolve(root), rel: '' }];
   let truncated = false;
   let skippedLarge = 0;
-  while (queue.length > 0) {
-    const dir = queue.shift() as string;
-    const entries = readDir(dir).sort((a, b) => a.name.localeCompare(b.name));
+  // An index into the queue, not shift(): shifting a queue of thousands of folders is quadratic.
+  for (let next = 0; next < queue.length; next += 1) {
+    const dir = queue[next] as { abs: string; rel: string };
+    const entries = readDir(dir.abs).sort((a, b) => byName(a.name, b.name));
     for (const entry of entries) {
-      const absPath = join(dir, entry.name);
+      const absPath = dir.abs.endsWith(sep) ? `${dir.abs}${entry.name}` : `${dir.abs}${sep}${entry.name}`;
+      const relPath = dir.rel ? `${dir.rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name) && !excluded.has(absPath)) queue.push(absPath);
+        if (!SKIPPED_DIRS.has(entry.name) && !excluded.has(absPath)) queue.push({ abs: absPath, rel: relPath });
         continue;
       }
       if (!entry.isFile() || !(SOURCE_EXTENSIONS.has(extensionOf(entry.name)) || MANIFEST_NAMES.has(entry.name))) continue;
@@ -103,7 +116,7 @@ export function walkSourceFiles(root: string, { maxFiles = 200_000, maxFileBytes
         truncated = true;
         continue;
       }
-      files.push({ absPath, relPath: relative(root, absPath).split(sep).join('/'), size });
+      files.push({ absPath, relPath, size });
     }
   }
   return { files, truncated, skippedLarge };

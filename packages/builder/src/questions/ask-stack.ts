@@ -91,6 +91,8 @@ export async function resolveStack({ proposals, file, fileName, prompts, numbers
   let database = known(file.stack?.database === 'unknown' ? undefined : file.stack?.database, proposals.database, fileName);
   let broker = known(file.stack?.broker, proposals.broker, fileName);
   const testFramework = known(file.stack?.testFramework, proposals.testFramework, fileName);
+  // The level read from the build files belongs to the language found there; an answers file's own stack replaces both.
+  const level = file.stack?.level ?? (file.stack?.language === undefined || file.stack.language === proposals.language?.value ? proposals.level : undefined);
   const user = { source: 'user' } as const;
   const context = (): string => summary([['language', language], ['framework', framework], ['database', database], ['broker', broker]]);
   const label = (): string => numbers?.label(2) ?? 'Question 2';
@@ -153,6 +155,7 @@ export async function resolveStack({ proposals, file, fileName, prompts, numbers
       database: database?.value ?? 'unknown',
       broker: broker?.value ?? 'none',
       ...(testFramework ? { testFramework: testFramework.value } : {}),
+      ...(level ? { level } : {}),
     },
     resolved: Boolean(language && (database || knownService)),
     provenance,

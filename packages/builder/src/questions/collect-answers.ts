@@ -4,6 +4,7 @@
  * `Answers`. Without a prompt port (no terminal, `--yes`) nothing is asked and nothing waits:
  * unanswered questions become stated assumptions, and unknown actions or stack an agnostic design.
  */
+import { providerCallAnswers } from './provider-calls.js';
 import { basename } from 'node:path';
 import { answersSchema, type Answers } from '../answers.js';
 import type { PartialAnswers } from '../answers-file.js';
@@ -116,8 +117,11 @@ export async function collectAnswers(options: CollectOptions): Promise<Collected
     ...context.context,
     ...(file.keysPerDay !== undefined ? { keysPerDay: file.keysPerDay } : {}),
     scope: file.scope ?? 'user',
+    providerCalls: file.providerCalls ?? providerCallAnswers(inspection),
     agnostic,
     provenance,
+    // What the code already does to deduplicate: the document lists it (an answers file may state it instead).
+    ...(file.existingProtection ?? inspection.existingProtection ? { existingProtection: file.existingProtection ?? inspection.existingProtection } : {}),
   });
   return { answers, inspection, proposals };
 }

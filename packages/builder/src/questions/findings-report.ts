@@ -27,7 +27,7 @@ export function formatFindings(inspection: Inspection, proposals: Proposals): st
   lines.push(row('payment providers', providers.length > 0 ? [...new Set(providers.map((p) => p.value))].join(', ') : 'none found', providers[0]?.location));
   if (inspection.endpoints.length > 0) {
     lines.push('', 'Mutating HTTP endpoints');
-    for (const e of inspection.endpoints) lines.push(row(`${e.method} ${e.route}${e.webhook ? ' (webhook)' : ''}`, e.framework, e.location));
+    for (const e of inspection.endpoints) lines.push(row(`${e.method} ${e.route}${e.operation ? ` ${e.operation}` : ''}${e.webhook ? ' (webhook)' : ''}`, e.framework, e.location));
   }
   if (inspection.paymentCalls.length > 0) {
     lines.push('', 'Payment SDK calls');
@@ -37,11 +37,21 @@ export function formatFindings(inspection: Inspection, proposals: Proposals): st
   }
   if (inspection.consumers.length > 0) {
     lines.push('', 'Message consumers');
-    for (const c of inspection.consumers) lines.push(row(`${c.broker}${c.channel ? ` "${c.channel}"` : ''}`, c.evidence, c.location));
+    for (const c of inspection.consumers) {
+      lines.push(row(`${c.handler ? `${c.handler} ` : ''}${c.broker}${c.channel ? ` "${c.channel}"` : ''}`, c.evidence, c.location));
+      if (c.redelivery) lines.push(`    ${c.redelivery}`);
+    }
   }
   if (inspection.schedulers.length > 0) {
     lines.push('', 'Scheduled jobs');
-    for (const s of inspection.schedulers) lines.push(row(s.mechanism, s.schedule ?? '', s.location));
+    for (const s of inspection.schedulers) {
+      lines.push(row(`${s.mechanism}${s.handler ? ` → ${s.handler}` : ''}`, s.schedule ?? '', s.location));
+      if (s.note) lines.push(`    ${s.note}`);
+    }
+  }
+  if ((inspection.existingProtection ?? []).length > 0) {
+    lines.push('', 'Existing deduplication');
+    for (const e of inspection.existingProtection ?? []) lines.push(row(e.kind, e.evidence, e.location), `    still runs twice: ${e.race}`);
   }
   if (proposals.actions.length > 0) {
     lines.push('', 'Actions to protect');

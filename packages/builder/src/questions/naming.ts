@@ -75,11 +75,19 @@ export function webhookActionName(route: string): string {
 }
 
 /**
- * Name for a message consumer, after its queue/topic/subject.
+ * Name for a message consumer: its task, worker class or listener method when it has a meaningful
+ * one, else after its queue/topic/subject.
  * @example consumerActionName('order.paid') // 'handleOrderPaid'
+ * @example consumerActionName(undefined, 'charge_subscriptions') // 'chargeSubscriptions'
+ * @example consumerActionName(undefined, 'delete', 'documents/bulk_edit.py:361') // 'bulkEditDelete'
  */
-export function consumerActionName(channel: string | undefined): string {
-  return channel ? camelCase(`handle ${channel.replace(/^.*[/:]/, '')}`) : 'handleMessage';
+export function consumerActionName(channel: string | undefined, handler?: string, location?: string): string {
+  const task = handler?.slice(handler.lastIndexOf('.') + 1).replace(/^.*::/, '');
+  if (task && !GENERIC_HANDLERS.has(task.toLowerCase()) && !/^(consume|listen|on_?message|handle_?message|receive)$/i.test(task)) return camelCase(task);
+  if (channel) return camelCase(`handle ${channel.replace(/^.*[/:]/, '').split(',')[0] ?? ''}`);
+  // A generic task name (`delete`) is qualified by its module (`bulk_edit.py` → `bulkEditDelete`), never a bare `handleMessage`.
+  const module = location?.replace(/:\d+$/, '').split('/').pop()?.replace(/\.[^.]+$/, '');
+  return task && module ? camelCase(`${module} ${task}`) : 'handleMessage';
 }
 
 /**
@@ -87,7 +95,9 @@ export function consumerActionName(channel: string | undefined): string {
  * @example jobActionName('src/jobs/reconcile.ts:5') // 'runReconcile'
  */
 export function jobActionName(location: string, method?: string): string {
-  if (method && !GENERIC_HANDLERS.has(method.toLowerCase())) return camelCase(method);
+  // A beat entry names its task by module path (`billing.tasks.charge_subscriptions`): the task is the last part.
+  const task = method?.slice(method.lastIndexOf('.') + 1).replace(/^.*::/, '');
+  if (task && !GENERIC_HANDLERS.has(task.toLowerCase())) return camelCase(task);
   const file = location.replace(/:\d+$/, '').split('/').pop() ?? 'job';
   const base = file.replace(/\.[^.]+$/, '').replace(/\.(job|cron|task)$/, '');
   return camelCase(`run ${base}`);

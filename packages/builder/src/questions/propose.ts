@@ -6,8 +6,9 @@
 import type { Action, Answers } from '../answers.js';
 import type { ConsumerFinding, EndpointFinding, Inspection, PaymentCallFinding, Provider, SchedulerFinding } from '../inspect/types.js';
 import { defaultFields } from './defaults.js';
-import { consumerActionName, httpActionName, jobActionName, uniqueNames, webhookActionName } from './naming.js';
+import { camelCase, consumerActionName, httpActionName, jobActionName, uniqueNames, webhookActionName } from './naming.js';
 import { RUNTIME_PROTECTION } from '../inspect/cost.js';
+import { isPlanProvider } from '../inspect/types.js';
 
 export type Provenance = Answers['provenance'][string];
 
@@ -33,6 +34,8 @@ export interface Proposals {
   readonly database?: Proposed<Answers['stack']['database']>;
   readonly broker?: Proposed<Answers['stack']['broker']>;
   readonly testFramework?: Proposed<NonNullable<Answers['stack']['testFramework']>>;
+  /** The language level from the build files; each setting carries its own `path:line`. */
+  readonly level?: NonNullable<Answers['stack']['level']>;
   readonly projectName?: Proposed<string>;
   readonly paymentProviders?: Proposed<Provider[]>;
   readonly concurrency?: Proposed<Answers['concurrency']>;
@@ -86,7 +89,7 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
   const notes: Record<string, Provenance> = {};
   // The provider comes from a call the handler reaches (directly or through a service), never from words in its path.
   const reached = endpoint.cost?.level === 'money' ? inspection.paymentCalls.find((c) => endpoint.cost?.evidence.some((e) => e.includes(c.location))) : undefined;
-  let provider: Provider | undefined = calls[0]?.provider ?? reached?.provider;
+  let provider: Provider | undefined = [calls[0]?.provider, reached?.provider].find(isPlanProvider);
   if (!provider && kind === 'webhook') provider = webhookProvider(endpoint.route, providers);
   // Body fields only: path parameters are already bound by the route, secrets are never hashed plainly.
   const secrets = new Set(endpoint.secretFields ?? []);
@@ -96,13 +99,16 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
   const effect = calls.length > 0
     ? `calls ${calls.map((c) => `${c.call} (${c.location})`).join(', ')}`
     : kind === 'webhook' ? `receives ${provider ?? 'provider'} webhook events` : `(${endpoint.handler ? `handler ${endpoint.handler}` : 'inline handler'})`;
-  const name = kind === 'webhook' ? webhookActionName(endpoint.route) : httpActionName(endpoint.method, endpoint.route, endpoint.handler);
+  // A GraphQL mutation is named by its operation: the route is the endpoint every operation shares.
+  const operationName = endpoint.operation?.replace(/^mutation /, '');
+  const name = kind === 'webhook' ? webhookActionName(endpoint.route) : operationName ? camelCase(operationName) : httpActionName(endpoint.method, endpoint.route, endpoint.handler);
   const action: Action = {
     name,
     kind,
-    description: `${endpoint.method} ${endpoint.route} ${effect}`,
+    description: `${endpoint.operation ? `${endpoint.operation} on ` : ''}${endpoint.method} ${endpoint.route} ${effect}`,
     method: endpoint.method,
     route: endpoint.route,
+    ...(endpoint.operation ? { operation: endpoint.operation } : {}),
     // No named field: [] = the canonical JSON of the whole body (the runtime's default); never invented names.
     significantFields: fields.length > 0 || kind === 'http' ? fields : defaultFields(kind, provider),
     ...(provider ? { provider } : {}),
@@ -113,13 +119,26 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
   return { action, notes, rank: kind === 'webhook' ? 1 : costRank };
 }
 
+/** The redelivery assessment in a few words: Celery's acks_late verdict, or what decides redelivery. */
+function deliveryNote(redelivery: string | undefined): string {
+  if (!redelivery) return '';
+  const head = redelivery.slice(0, redelivery.indexOf(':') < 0 ? undefined : redelivery.indexOf(':'));
+  if (head.startsWith('acks_late on')) return `; ${head} — a worker crash redelivers the task, so it runs again`;
+  if (head.startsWith('acks_late off')) return `; ${head} — a worker crash loses the task instead of repeating it`;
+  return `; ${head}`;
+}
+
 function consumerAction(consumer: ConsumerFinding): ProposedAction {
   const kind: Action['kind'] = consumer.broker === 'bullmq' || consumer.broker === 'other' ? 'job' : 'consumer';
+  const source = `${consumer.broker === 'other' ? '' : `${consumer.broker} `}${consumer.channel ? `"${consumer.channel}"` : kind === 'job' ? 'its queue' : 'messages'}`;
   const action: Action = {
-    name: consumerActionName(consumer.channel),
+    // The task, worker or listener method names the action; the channel only when there is none.
+    name: consumerActionName(consumer.channel, consumer.handler, consumer.location),
     kind,
-    description: `${kind === 'job' ? 'Processes jobs from' : 'Consumes'} ${consumer.broker === 'other' ? '' : `${consumer.broker} `}${consumer.channel ? `"${consumer.channel}"` : 'messages'} (${consumer.evidence})`,
-    ...(consumer.channel ? { channel: consumer.channel } : {}),
+    description: `${consumer.handler
+      ? `${consumer.handler} ${kind === 'job' ? 'runs jobs from' : 'consumes'} ${source} (${consumer.evidence})`
+      : `${kind === 'job' ? 'Processes jobs from' : 'Consumes'} ${source} (${consumer.evidence})`}${deliveryNote(consumer.redelivery)}`,
+    ...(consumer.channel ? { channel: plainChannel(consumer.channel) } : {}),
     significantFields: defaultFields(kind, undefined),
     keySource: 'derived',
     location: consumer.location,
@@ -127,12 +146,18 @@ function consumerAction(consumer: ConsumerFinding): ProposedAction {
   return { action, notes: { significantFields: assumption(fieldsNote(kind, undefined)) }, rank: 4 };
 }
 
+/** A channel or schedule as the plan accepts it: no quotes, backticks, angle brackets or control characters (`cron "0 2 * * *"` → `cron 0 2 * * *`). */
+function plainChannel(text: string): string {
+  const printable = [...text].map((c) => (c.charCodeAt(0) < 0x20 ? ' ' : c)).join('');
+  return printable.replace(/["'`]/g, '').replace(/[\\<>]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
 function schedulerAction(scheduler: SchedulerFinding): ProposedAction {
   const action: Action = {
     name: jobActionName(scheduler.location, scheduler.handler) + (scheduler.mechanism === 'setInterval' && !scheduler.handler ? 'Interval' : ''),
     kind: 'cron',
-    description: `Scheduled job (${scheduler.mechanism}${scheduler.schedule ? ` ${scheduler.schedule}` : ''})`,
-    ...(scheduler.schedule ? { channel: scheduler.schedule } : {}),
+    description: `Scheduled job (${scheduler.mechanism}${scheduler.schedule ? ` ${scheduler.schedule}` : ''}${scheduler.handler ? ` → ${scheduler.handler}` : ''})`,
+    ...(scheduler.schedule ? { channel: plainChannel(scheduler.schedule) } : {}),
     significantFields: defaultFields('cron', undefined),
     keySource: 'derived',
     location: scheduler.location,
@@ -158,7 +183,7 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
     const moneyInside = callsIn(endpoint, inspection.paymentCalls).length > 0 || endpoint.cost?.level === 'money';
     // Login, logout, sessions, tokens and reads: a stored replay would hand one result to another attempt, or a duplicate costs nothing.
     if (!endpoint.webhook && (endpoint.cost?.level === 'auth' || endpoint.cost?.level === 'read')) {
-      skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): not protected — ${endpoint.cost.evidence.join('; ')}`);
+      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : ''} (${endpoint.location}): not protected — ${endpoint.cost.evidence.join('; ')}`);
       continue;
     }
     // Existing handling is assessed rather than stacked on — except where money moves: a provider
@@ -168,24 +193,30 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
     // describes and tests the protection in place), never skipped.
     const ownRuntime = endpoint.protection?.startsWith(RUNTIME_PROTECTION) === true;
     if (endpoint.protection && !moneyInside && !ownRuntime) {
-      skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): already has idempotency handling (${endpoint.protection}); assess it rather than stacking a second layer`);
+      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : ''} (${endpoint.location}): already has idempotency handling (${endpoint.protection}); assess it rather than stacking a second layer`);
       continue;
     }
     // `PUT /orders/{id}/cancel` is a state transition, not a replace: only plain resources are skipped.
     const verbAfterParam = /[:{[][^/]*[\]}]?\/[A-Za-z-]+\/?$/.test(endpoint.route);
     if ((endpoint.method === 'PUT' || endpoint.method === 'DELETE') && !endpoint.webhook && !moneyInside && !verbAfterParam) {
-      skipped.push(`${endpoint.method} ${endpoint.route} (${endpoint.location}): ${endpoint.method} is idempotent by HTTP semantics when it replaces or deletes; add it in an answers file if it has other side effects`);
+      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : ''} (${endpoint.location}): ${endpoint.method} is idempotent by HTTP semantics when it replaces or deletes; add it in an answers file if it has other side effects`);
       continue;
     }
     candidates.push(endpointAction(endpoint, inspection, providers));
   }
-  candidates.push(...inspection.consumers.map(consumerAction), ...inspection.schedulers.map(schedulerAction));
+  // A schedule that names nothing it runs (kept in a database, computed at run time) is reported, not designed for.
+  const unnamed = inspection.schedulers.filter((s) => !s.handler && !s.schedule && s.note);
+  for (const s of unnamed) skipped.push(`${s.mechanism} (${s.location}): ${s.note ?? ''}`);
+  candidates.push(...inspection.consumers.map(consumerAction), ...inspection.schedulers.filter((s) => !unnamed.includes(s)).map(schedulerAction));
   const ordered = candidates.map((c, index) => ({ c, index })).sort((a, b) => a.c.rank - b.c.rank || a.index - b.index).map(({ c }) => c);
   for (const extra of ordered.slice(MAX_PROPOSED_ACTIONS)) {
     skipped.push(`${extra.action.description} (${extra.action.location}): more than ${MAX_PROPOSED_ACTIONS} actions found; add it in an answers file`);
   }
   const kept = ordered.slice(0, MAX_PROPOSED_ACTIONS);
-  const names = uniqueNames(kept.map((c) => c.action.name), kept.map((c) => ({ method: c.action.method, route: c.action.route })));
+  // A beat entry or cron that triggers a task also found as a job is the schedule of that task: `scheduleChargeSubscriptions`.
+  const jobs = new Set(kept.filter((c) => c.action.kind !== 'cron').map((c) => c.action.name));
+  const named = kept.map((c) => (c.action.kind === 'cron' && jobs.has(c.action.name) ? camelCase(`schedule ${c.action.name}`) : c.action.name));
+  const names = uniqueNames(named, kept.map((c) => ({ method: c.action.method, route: c.action.route })));
   const actions = kept.map((c, index) => ({ ...c, action: { ...c.action, name: names[index] ?? c.action.name } }));
 
   const from = <T>(finding: { value: T; location: string } | undefined): Proposed<T> | undefined =>
@@ -201,6 +232,7 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
     ...(inspection.broker ? { broker: from(inspection.broker) } : {}),
     ...(testFramework && inspection.testFramework ? { testFramework: { value: testFramework, provenance: code(inspection.testFramework.location) } } : {}),
     ...(inspection.projectName ? { projectName: from(inspection.projectName) } : {}),
+    ...(inspection.languageLevel ? { level: inspection.languageLevel } : {}),
     ...(firstProvider ? { paymentProviders: { value: providers, provenance: code(firstProvider.location) } } : {}),
     ...(inspection.instances ? { concurrency: from(inspection.instances) } : {}),
   };

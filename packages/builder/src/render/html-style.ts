@@ -47,6 +47,24 @@ tbody tr:nth-child(even) td { background: var(--zebra); }
 .callout.assumption { border-color: var(--assume); background: var(--assume-bg); }
 .callout p { margin: 0 0 .3rem; font-weight: 600; }
 .callout ul { margin: 0; }
+/* The first screen holds the whole summary (what runs twice, risks, decisions, this week): denser tables there. */
+#summary > h2 { margin-top: .75rem; }
+#summary .table-wrap { margin: .5rem 0; }
+#summary table { font-size: .86rem; line-height: 1.4; }
+#summary th, #summary td { padding: .22rem .55rem; }
+#summary ol { margin: .25rem 0; }
+#summary li { margin: .1rem 0; }
+/* Wide screens: risks and this week's steps on the left, the decisions beside them (block order is fixed by the overview section). */
+@media screen and (min-width: 1100px) {
+  #summary { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 1.25rem; align-items: start; }
+  #summary > * { grid-column: 1 / -1; }
+  #summary > .table-wrap:nth-of-type(1), #summary > p:nth-of-type(2), #summary > ol { grid-column: 1; }
+  #summary > .table-wrap:nth-of-type(2) { grid-column: 2; grid-row: 3 / span 3; margin-top: .5rem; }
+}
+/* Reference material (full statements, procedures, the error table) folds behind a one-line summary. */
+main details { margin: .5rem 0; }
+main details > summary { cursor: pointer; color: var(--accent); font-size: .9rem; padding: .15rem 0; width: max-content; max-width: 100%; }
+main details[open] > summary { margin-bottom: .3rem; }
 .diagram-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; padding: .5rem; }
 svg.diagram { display: block; max-width: 100%; height: auto; margin: 0 auto; font: 12px/1.2 -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; }
 .d-box { fill: var(--soft); stroke: var(--ink); stroke-width: 1.2; }
@@ -98,6 +116,9 @@ footer { margin-top: 3rem; padding-top: 1rem; border-top: 1px solid var(--line);
   table, figure, .callout, tr { break-inside: avoid; }
   pre { white-space: pre-wrap; overflow: visible; max-height: none; border-color: #999; }
   .table-wrap, .diagram-wrap { overflow: visible; }
+  /* Paper cannot be clicked open: every folded block prints. */
+  main details::details-content { content-visibility: visible; display: block; }
+  main details > summary { display: none; }
   a { color: inherit; text-decoration: none; }
 }
 `;

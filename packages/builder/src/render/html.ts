@@ -6,6 +6,7 @@
  */
 import type { Block, DesignModel, Inline, Section } from '../design/model.js';
 import { diagramSvg } from './diagram-svg.js';
+import { foldSummary } from './fold.js';
 import { highlight } from './highlight.js';
 import { SCRIPT } from './html-script.js';
 import { STYLE } from './html-style.js';
@@ -32,6 +33,8 @@ function inline(content: readonly Inline[]): string {
     .join('');
 }
 
+const fold = (summary: string | undefined, html: string) => (summary ? `<details><summary>${escapeHtml(summary)}</summary>${html}</details>` : html);
+
 async function block(item: Block): Promise<string> {
   switch (item.kind) {
     case 'paragraph':
@@ -39,7 +42,7 @@ async function block(item: Block): Promise<string> {
     case 'list': {
       if (item.items.length === 0) return '';
       const tag = item.ordered ? 'ol' : 'ul';
-      return `<${tag}>${item.items.map((entry) => `<li>${inline(entry)}</li>`).join('')}</${tag}>`;
+      return fold(foldSummary(item), `<${tag}>${item.items.map((entry) => `<li>${inline(entry)}</li>`).join('')}</${tag}>`);
     }
     case 'table': {
       if (item.rows.length === 0) return '';
@@ -50,12 +53,13 @@ async function block(item: Block): Promise<string> {
       const body = `<tbody>${item.rows.map((row) => `<tr>${row.map((cell, i) => `<td data-label="${labels[i] ?? ''}">${inline(cell)}</td>`).join('')}</tr>`).join('')}</tbody>`;
       // The wrapper scrolls sideways on a phone; focusable so a keyboard can scroll it too.
       const label = escapeHtml(item.caption ?? item.columns.join(', '));
-      return `<div class="table-wrap" tabindex="0" role="region" aria-label="${label}"><table>${caption}${head}${body}</table></div>`;
+      return fold(foldSummary(item), `<div class="table-wrap" tabindex="0" role="region" aria-label="${label}"><table>${caption}${head}${body}</table></div>`);
     }
     case 'code': {
       const caption = item.title ? `<figcaption>${escapeHtml(item.title)}</figcaption>` : '';
       // shiki's <pre> is focusable (tabindex="0"), so a keyboard can scroll a wide block.
-      return `<figure class="code">${caption}${await highlight(item.code, item.language)}</figure>`;
+      // The caption stays outside the fold, right before the code: `check` pairs them to find the file.
+      return `<figure class="code">${caption}${fold(foldSummary(item), await highlight(item.code, item.language))}</figure>`;
     }
     case 'diagram':
       return `<figure class="diagram-figure"><figcaption>${escapeHtml(item.title)}</figcaption><div class="diagram-wrap">${diagramSvg(item.diagram, item.title)}</div></figure>`;

@@ -3,6 +3,7 @@
  * escaped, so nothing in the answers can inject HTML or markup into the document.
  */
 import { diagramMermaid } from './diagram-mermaid.js';
+import { foldSummary } from './fold.js';
 import type { Block, DesignModel, Inline, Section } from '../design/model.js';
 
 export const MARKER_PREFIX = 'idempotency-builder:design';
@@ -47,13 +48,23 @@ function fenceFor(code: string): string {
   return '`'.repeat(longest + 1);
 }
 
-function renderBlock(block: Block): string | undefined {
+/**
+ * Folded blocks as GitHub/GitLab render them: `<details>` around the block, blank lines kept so
+ * the Markdown inside still renders. `expand` writes them open (the standalone runbook file).
+ */
+function folded(summary: string | undefined, body: string, expand: boolean): string {
+  if (!summary || expand) return body;
+  const text = summary.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<details><summary>${text}</summary>\n\n${body}\n\n</details>`;
+}
+
+function renderBlock(block: Block, expand = false): string | undefined {
   switch (block.kind) {
     case 'paragraph':
       return renderInlineMarkdown(block.content);
     case 'list':
       if (block.items.length === 0) return undefined;
-      return block.items.map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${renderInlineMarkdown(item)}`).join('\n');
+      return folded(foldSummary(block), block.items.map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${renderInlineMarkdown(item)}`).join('\n'), expand);
     case 'table': {
       if (block.rows.length === 0) return undefined;
       const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
@@ -63,12 +74,13 @@ function renderBlock(block: Block): string | undefined {
         row(block.columns.map(() => '---')),
         ...block.rows.map((cells) => row(cells.map((cell) => renderInlineMarkdown(cell, true)))),
       ];
-      return lines.join('\n');
+      return folded(foldSummary(block), lines.join('\n'), expand);
     }
     case 'code': {
       const fence = fenceFor(block.code);
+      // The caption stays outside the fold, right before the code: `check` pairs them to find the file.
       const title = block.title ? `*${escapeMarkdown(block.title)}*\n\n` : '';
-      return `${title}${fence}${block.language}\n${block.code}\n${fence}`;
+      return `${title}${folded(foldSummary(block), `${fence}${block.language}\n${block.code}\n${fence}`, expand)}`;
     }
     case 'diagram':
       return `*${escapeMarkdown(block.title)}*\n\n\`\`\`mermaid\n${diagramMermaid(block.diagram)}\n\`\`\``;
@@ -77,10 +89,10 @@ function renderBlock(block: Block): string | undefined {
   }
 }
 
-function renderSection(section: Section, level: number): string {
+function renderSection(section: Section, level: number, expand = false): string {
   const heading = `<a id="${section.id}"></a>\n\n${'#'.repeat(Math.min(level, 6))} ${escapeMarkdown(section.title)}`;
-  const blocks = section.blocks.map(renderBlock).filter((block): block is string => block !== undefined);
-  const children = section.children.map((child) => renderSection(child, level + 1));
+  const blocks = section.blocks.map((block) => renderBlock(block, expand)).filter((block): block is string => block !== undefined);
+  const children = section.children.map((child) => renderSection(child, level + 1, expand));
   return [heading, ...blocks, ...children].join('\n\n');
 }
 
@@ -115,5 +127,5 @@ export function renderMarkdown(model: DesignModel): string {
  * @example renderMarkdownSections('Runbook', [runbookSection])
  */
 export function renderMarkdownSections(title: string, sections: readonly Section[]): string {
-  return `${[`# ${escapeMarkdown(title)}`, ...sections.map((section) => renderSection(section, 2))].join('\n\n')}\n`;
+  return `${[`# ${escapeMarkdown(title)}`, ...sections.map((section) => renderSection(section, 2, true))].join('\n\n')}\n`;
 }

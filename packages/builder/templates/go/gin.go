@@ -4,8 +4,10 @@
 package idempotency
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -25,6 +27,8 @@ func Gin(store Store, action string, scopeOf func(*gin.Context) string, handle f
 			return
 		}
 		raw, _ := c.GetRawData()
+		// GetRawData drains the body: put it back so the handler can still bind it (c.ShouldBindJSON).
+		c.Request.Body = io.NopCloser(bytes.NewReader(raw))
 		var body any
 		if len(raw) > 0 && json.Unmarshal(raw, &body) != nil {
 			sendGin(c, Problem("invalid_body", 0))

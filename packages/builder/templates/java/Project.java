@@ -35,7 +35,18 @@ public final class Project {
     }
 
     /** One SQL statement: its text and the value name bound to each placeholder. */
-    public record Statement(String text, List<String> params) {}
+    public static final class Statement {
+        private final String text;
+        private final List<String> params;
+
+        public Statement(String text, List<String> params) {
+            this.text = text;
+            this.params = params;
+        }
+
+        public String text() { return text; }
+        public List<String> params() { return params; }
+    }
 
     public static Statement statement(String name) {
         Map<String, Object> statement = (Map<String, Object>) section("statements").get(name);

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -112,7 +111,7 @@ public final class ProviderKeys {
     /** ISO 20022 EndToEndId (max 35): the first 35 hex chars of SHA-256 of the intent material. */
     public static String endToEndId(String key, String scope, String step) {
         byte[] hash = digest("SHA-256", intentMaterial(key, scope, step).getBytes(StandardCharsets.UTF_8));
-        return HexFormat.of().formatHex(hash).substring(0, 35);
+        return Fingerprint.hex(hash).substring(0, 35);
     }
 
     private static void checkStep(String step) {

@@ -83,10 +83,10 @@ export interface JavaResult {
 }
 
 /**
- * Compiles every .java file under `dir` against the stubs and runs `testClass`.
+ * Compiles every .java file under `dir` against the stubs (at `release` when given) and runs `testClass`.
  * @example const result = await compileAndTestJava(dir, 'com.example.idempotency.IdempotencyEngineTest');
  */
-export async function compileAndTestJava(dir: string, testClass: string): Promise<JavaResult> {
+export async function compileAndTestJava(dir: string, testClass: string, { release }: { release?: number } = {}): Promise<JavaResult> {
   const stubDir = join(dir, '__stubs__');
   for (const [path, source] of Object.entries(STUBS)) {
     const file = join(stubDir, path);
@@ -97,7 +97,8 @@ export async function compileAndTestJava(dir: string, testClass: string): Promis
   const classes = join(dir, '__classes__');
   mkdirSync(classes, { recursive: true });
   try {
-    await run('javac', [...FAST_START.map((flag) => `-J${flag}`), '-proc:none', '-d', classes, ...sources], { cwd: dir });
+    // `--release N`: the project's Java release — language features and JDK API both checked at N.
+    await run('javac', [...FAST_START.map((flag) => `-J${flag}`), ...(release ? ['--release', String(release)] : []), '-proc:none', '-d', classes, ...sources], { cwd: dir });
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string };
     return { compiled: false, output: `${failure.stdout ?? ''}${failure.stderr ?? ''}` };

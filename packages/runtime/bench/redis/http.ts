@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
-import { InProgressError } from '../../src/index.js';
-import { createRedisStore } from '../../src/stores/redis/index.js';
+import { InProgressError } from '@idempotency-builder/runtime';
+import { createRedisStore } from '@idempotency-builder/runtime/redis';
 import { engineOver, runWith } from './ours.js';
 import { PEERS_DIR, REDIS_URL, type Contender, type Handler, type Payload } from './peers.js';
 

@@ -28,12 +28,14 @@ export function inspectionJson(inspection: Inspection): Record<string, unknown> 
     stack: {
       language: inspection.language ?? null, framework: inspection.framework ?? null, database: inspection.database ?? null,
       broker: inspection.broker ?? null, testFramework: inspection.testFramework ?? null, projectName: inspection.projectName ?? null,
+      languageLevel: inspection.languageLevel ?? null,
     },
     endpoints: inspection.endpoints.map(({ scope: _scope, ...e }) => e),
     paymentProviders: inspection.paymentProviders,
     paymentCalls: inspection.paymentCalls,
     consumers: inspection.consumers,
     schedulers: inspection.schedulers,
+    existingProtection: inspection.existingProtection ?? [],
     webhooks: inspection.webhooks.map((w) => `${w.method} ${w.route} (${w.location})`),
     evidence: inspection.evidence,
     notes: inspection.notes,
@@ -58,8 +60,15 @@ function printText(inspection: Inspection): void {
   for (const c of inspection.paymentCalls) {
     out(`  ${c.call}  ${pc.dim(c.location)}  ${c.passesIdempotencyKey ? `key ${c.keyExpression ?? 'passed'}${c.keyIssue ? ` — UNSOUND: ${c.keyIssue}` : ''}` : 'NO idempotency key'}`);
   }
-  for (const c of inspection.consumers) out(`  consumer ${c.broker} ${c.channel ?? ''}  ${pc.dim(c.location)}`);
-  for (const s of inspection.schedulers) out(`  schedule ${s.mechanism} ${s.schedule ?? ''}  ${pc.dim(s.location)}`);
+  for (const c of inspection.consumers) {
+    out(`  consumer ${c.handler ? `${c.handler} ` : ''}${c.broker} ${c.channel ?? ''}  ${pc.dim(c.location)}`);
+    if (c.redelivery) out(`    ${c.redelivery}`);
+  }
+  for (const s of inspection.schedulers) {
+    out(`  schedule ${s.mechanism} ${s.schedule ?? ''}${s.handler ? ` → ${s.handler}` : ''}  ${pc.dim(s.location)}`);
+    if (s.note) out(`    ${s.note}`);
+  }
+  for (const e of inspection.existingProtection ?? []) out(`  existing ${e.kind} ${pc.dim(e.location)}: ${e.evidence}\n    protects: ${e.protects}\n    still runs twice: ${e.race}`);
   for (const note of inspection.notes) out(pc.yellow(`  note: ${note}`));
   const seconds = (inspection.scanMs ?? 0) / 1000;
   out(pc.dim(`${inspection.filesScanned} files (${inspection.filesParsed ?? inspection.filesScanned} parsed) in ${seconds.toFixed(2)} s${seconds > 0 ? `, ${Math.round(inspection.filesScanned / seconds)} files/s` : ''}`));

@@ -126,7 +126,10 @@ export function planKey(action: Action, answers: Answers): KeyPlan {
     intentExample = exampleUuid(action.name);
     generator = byServer
       ? 'The server, once per intent; the client only echoes it. Use this when clients cannot be trusted to generate good keys.'
-      : 'The client, once per intent (when the user opens the form or presses the button the first time), kept across retries, sent in the `Idempotency-Key` header.';
+      : action.operation
+        // One HTTP request may batch several operations, so one header cannot name each intent.
+        ? `The client, once per intent, kept across retries, sent as an \`idempotencyKey\` argument of the mutation: every GraphQL operation shares ${action.route ?? '/graphql'}, and one request may batch several mutations, so no header can name each intent.`
+        : 'The client, once per intent (when the user opens the form or presses the button the first time), kept across retries, sent in the `Idempotency-Key` header.';
     uniqueness = {
       components: 'a UUIDv4: 122 random bits',
       randomBits: 122,

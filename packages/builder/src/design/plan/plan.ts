@@ -10,6 +10,7 @@ import { planKey, type KeyPlan } from './key-format.js';
 import { paypalNamespace, providerKey, adyenReference, type Provider } from './providers.js';
 import { retrySourcesFor, type RetrySourcePlan } from './retry-sources.js';
 import { planSaga, type SagaPlan } from './saga.js';
+import { PRINTABLE_ROUTE } from '../../inspect/route-graph.js';
 import { resolveStack, type ResolvedStack } from './stack.js';
 import { planLease, planRetention, type LeasePlan, type RetentionPlan } from './timing.js';
 
@@ -65,7 +66,8 @@ export const PARTITION_THRESHOLD = 100_000;
 
 function trigger(action: Action): string {
   if (action.kind === 'http' || action.kind === 'webhook') {
-    return [action.method ?? 'POST', action.route ?? `/${action.name}`].join(' ');
+    const request = [action.method ?? 'POST', action.route ?? `/${action.name}`].join(' ');
+    return action.operation ? `${action.operation} (${request})` : request;
   }
   if (action.kind === 'cron') return `cron ${action.channel ?? '(schedule)'}`;
   return `${action.kind === 'job' ? 'job' : 'queue'} ${action.channel ?? action.name}`;
@@ -128,7 +130,6 @@ function collectAssumptions(answers: Answers, actions: readonly ActionPlan[], ke
 }
 
 const FIELD = /^[A-Za-z_$][\w$-]*(\.[A-Za-z_$][\w$-]*)*$/;
-const ROUTE = /^\/[^\s"'`\\<>]*$/;
 // Control characters are what must not pass, so the class names them.
 // eslint-disable-next-line no-control-regex
 const CHANNEL = /^[^"'`\\<>\u0000-\u001f]+$/;
@@ -139,7 +140,7 @@ function assertCodeSafe(answers: Answers): void {
     for (const field of action.significantFields) {
       if (!FIELD.test(field)) throw new TypeError(`Action ${action.name}: significant field "${field}" must be a dot path of identifiers (e.g. amount, recipient.id).`);
     }
-    if (action.route !== undefined && !ROUTE.test(action.route)) throw new TypeError(`Action ${action.name}: route "${action.route}" must start with / and contain no spaces, quotes or angle brackets.`);
+    if (action.route !== undefined && !PRINTABLE_ROUTE.test(action.route)) throw new TypeError(`Action ${action.name}: route "${action.route}" must start with / and contain no spaces, quotes or angle brackets.`);
     if (action.channel !== undefined && !CHANNEL.test(action.channel)) throw new TypeError(`Action ${action.name}: channel "${action.channel}" must contain no quotes, backslashes or control characters.`);
   }
 }

@@ -37,6 +37,9 @@ function setPath(target: Record<string, unknown>, path: string, value: SampleVal
  * @example sampleBodies(action).same // { amount: 4999, currency: 'EUR', recipient_id: 'recipien-42' }
  */
 export function sampleBodies(action: Action): { same: Record<string, unknown>; different: Record<string, unknown> } {
+  // No named field: the whole body is the fingerprint, so two bodies that differ at all must
+  // conflict — two empty bodies would make the generated 409 test expect what cannot happen.
+  if (action.significantFields.length === 0) return { same: { example: 'body-1' }, different: { example: 'body-2' } };
   const same: Record<string, unknown> = {};
   const different: Record<string, unknown> = {};
   action.significantFields.forEach((field, index) => {

@@ -3,6 +3,7 @@
  * closest supported one, and the document says so; agnostic mode uses the PostgreSQL reference.
  */
 import type { Answers } from '../../answers.js';
+import { planLevel, type LevelPlan } from './language-level.js';
 
 export type CodeLang = 'typescript' | 'python' | 'go' | 'java';
 export type CodeFramework =
@@ -28,6 +29,8 @@ export interface ResolvedStack {
   readonly storeFlavor: 'postgresql' | 'mysql' | 'mariadb' | 'sqlite' | 'redis' | 'dynamodb' | 'mongodb';
   readonly testFramework: TestFramework;
   readonly broker: Answers['stack']['broker'];
+  /** The project's language level and what it changes in the generated code. */
+  readonly level: LevelPlan;
   /** Sentences explaining every substitution made; empty when the stack is used as-is. */
   readonly notes: readonly string[];
   /** Display names. */
@@ -140,9 +143,13 @@ export function resolveStack(answers: Answers): ResolvedStack {
   if (answers.agnostic) {
     notes.push('The stack is unknown, so this design is technology-agnostic: it uses the PostgreSQL reference schema, and the sample code (TypeScript on the Fetch API) shows the flow but needs adapting to your language, framework and database.');
   }
+  // A level read for another language (an answers file that changed the language) does not apply.
+  const level = planLevel(answers.agnostic ? undefined : answers.stack.level, language);
+  notes.push(...level.notes);
   return {
     language,
     framework,
+    level,
     store,
     storeFlavor,
     testFramework: resolveTests(language, answers.stack.testFramework),

@@ -1,18 +1,18 @@
 /** Section 14: the code artifacts — every generated file, and the middleware embedded for reading. */
 import { subpathAvailable } from '../../emit/typescript/runtime-api.js';
-import { callout, code, codeBlock, para, plain, rich, section, table, txt } from '../inline.js';
+import { callout, code, codeBlock, collapse, para, plain, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import type { DesignContext } from './context.js';
 import { deliverablesTable } from './front-matter.js';
 
 const PLACEMENT = {
-  typescript: 'Place the folder in your source tree (e.g. `src/idempotency/`); the test runs with your test runner as it is. If a payment provider is PayPal, add `uuid` to your dependencies.',
+  typescript: 'Place the folder in your source tree (e.g. `src/idempotency/`).',
   python: 'The folder is a Python package (relative imports inside); keep it importable, e.g. as `idempotency/` at the project root, and run its tests with `python -m pytest idempotency`.',
   go: 'The files are `package idempotency`: put the folder inside your module (e.g. `internal/idempotency/`) and run `go test ./internal/idempotency`. The Gin glue builds with `-tags gin`.',
   java: 'The classes are in package `com.example.idempotency`: move them to `src/main/java/com/example/idempotency/` (the test to `src/test/java/…`) and rename the package to yours.',
 } as const;
 
-const MIDDLEWARE = /(express|fastify|hono|nestjs|fetch)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
+const MIDDLEWARE = /(express|fastify|hono|nestjs|fetch|graphql)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
 
 /**
  * Section 14: the generated files, with the middleware embedded.
@@ -21,22 +21,32 @@ const MIDDLEWARE = /(express|fastify|hono|nestjs|fetch)\.ts$|protect\.ts$|worker
 export function artifactsSection(ctx: DesignContext): Section {
   const { plan, artifacts } = ctx;
   const blocks: Block[] = [
-    para(txt`Written as real files under the code directory (never over an existing file unless forced). Each file’s purpose:`),
-    table(['File', 'Purpose'], artifacts.map((artifact) => [[code(artifact.path)], artifact.purpose])),
+    collapse(table(['File', 'Purpose'], artifacts.map((artifact) => [[code(artifact.path)], artifact.purpose]), 'Written under the code directory (an existing file is kept unless forced)'), `Show the ${artifacts.length} files and what each is for`),
     deliverablesTable(),
   ];
   if (plan.stack.language === 'typescript') {
     const missing = [...new Set(artifacts.flatMap((artifact) => [...artifact.content.matchAll(/from '(@idempotency-builder\/runtime(?:\/[a-z]+)?)'/g)].map((m) => m[1] as string)))].filter(
       (module) => !subpathAvailable(module),
     );
-    blocks.push(para(txt`The TypeScript files use the idempotency-builder runtime: install it with its peers (${code('npm install @idempotency-builder/runtime')} plus your driver).`));
+    blocks.push(para(txt`Install the runtime the files use: ${code('npm install @idempotency-builder/runtime')} plus your driver.`));
+    const pagesRoutes = plan.actions.filter((a) => plan.stack.framework === 'fetch' && /(^|\/)pages\/api\//.test(a.action.location ?? ''));
+    if (pagesRoutes.length > 0) {
+      // fetch.ts wraps `(request: Request) => Response`; a pages-router handler is `(req, res)` on Node's objects.
+      blocks.push(callout('warning', 'Next.js pages-router API routes', [txt`${pagesRoutes.map((a) => a.action.name).join(', ')} ${pagesRoutes.length === 1 ? 'is a' : 'are'} \`pages/api\` handler${pagesRoutes.length === 1 ? '' : 's'} taking Node's \`(req, res)\`, which the Fetch-API glue in \`fetch.ts\` does not fit (it wraps app-router \`route.ts\` handlers). The runtime's Express middleware works on Node request and response objects — \`idempotencyMiddleware(options)(req, res, () => handler(req, res))\` — but idempotency-builder has not run it under Next.js: test it in your app before relying on it.`]));
+    }
     if (missing.length > 0) {
       blocks.push(callout('warning', 'Not yet in this version of idempotency-builder', [txt`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} imported by the generated code but not exported by the installed runtime. Implement the \`IdempotencyStore\` contract with the statements of section 4 until ${missing.length === 1 ? 'it ships' : 'they ship'}.`]));
     }
   } else {
     blocks.push(para(plain(`The ${plan.stack.languageName} files are standalone: standard library plus your database driver, no idempotency-builder runtime.`)));
+    const mutations = plan.actions.filter((a) => a.action.operation);
+    if (mutations.length > 0) {
+      // Route middleware on the shared GraphQL endpoint would guard queries too and hash the query text.
+      blocks.push(callout('warning', 'GraphQL mutations: not guarded by the web integration', [txt`${mutations.map((a) => `${a.action.name} (${a.trigger})`).join(', ')} share one endpoint with every other operation, so the generated middleware must not wrap the GraphQL view. Call the engine's \`run\` inside each mutation's resolver instead: intent = the mutation's \`idempotencyKey\` argument, scope = the authenticated user from the resolver context, fingerprint = the fingerprint utility over the mutation's input with the action's name and route. No resolver glue is generated for ${plan.stack.languageName}.`]));
+    }
   }
-  blocks.push(para(rich(PLACEMENT[plan.stack.language])));
+  const paypal = plan.stack.language === 'typescript' && plan.actions.some((a) => a.action.provider === 'paypal');
+  blocks.push(para(rich(`${PLACEMENT[plan.stack.language]}${paypal ? ' PayPal keys need `uuid` in your dependencies.' : ''}`)));
   for (const artifact of artifacts.filter((a) => MIDDLEWARE.test(a.path))) {
     blocks.push(codeBlock(artifact.language === 'markdown' ? 'text' : artifact.language, artifact.content, artifact.path));
   }

@@ -4,12 +4,12 @@ import { MONGO_UNTESTED } from '../../emit/typescript/mongo-store-file.js';
 import { subpathAvailable, STORE_IMPORTS } from '../../emit/typescript/runtime-api.js';
 import { referenceDdl } from '../../emit/ddl/index.js';
 import { runtimeRunsStore, runtimeScripts, runtimeStatement, type SqlContractStore } from '../../emit/runtime-contract.js';
-import { bullets, callout, code, codeBlock, labelled, para, rich, section, table, txt } from '../inline.js';
+import { bullets, callout, code, codeBlock, collapse, labelled, para, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import { formatMs } from '../plan/durations.js';
 import type { Plan } from '../plan/plan.js';
 import type { DesignContext } from './context.js';
-import { groupBy, groupLabel, groupNames, withoutName } from './grouping.js';
+import { groupBy, groupLabel, groupNames } from './grouping.js';
 import { STORE_TEXT } from './store-text.js';
 import { recordStateDiagram } from './diagrams.js';
 
@@ -61,8 +61,8 @@ function schemaBlocks(ctx: DesignContext): Block[] {
   if (ddl) {
     const blocks: Block[] = [
       para(runtime
-        ? txt`Deliverable 2, ready to run (also written to ${code(ddl.path)}): the runtime’s own schema, so the table is exactly what its store — and the generated code — expects: the reference columns plus four the runtime needs (the creator for shared namespaces, replayed headers, the body’s encoding and its exact bytes). The primary key makes double-processing physically impossible; the CHECK keeps the status inside the state machine.`
-        : txt`Deliverable 2, ready to run (also written to ${code(ddl.path)}). The primary key makes double-processing physically impossible: a second claim of the same (key, user) cannot insert a row, whatever the application does. The CHECK keeps the status inside the state machine.`),
+        ? txt`Deliverable 2, the runtime’s own schema (also ${code(ddl.path)}): the primary key makes double-processing physically impossible, the CHECK keeps status in the state machine.`
+        : txt`Deliverable 2, ready to run (also ${code(ddl.path)}). The primary key makes double-processing physically impossible; the CHECK keeps the status inside the state machine.`),
       codeBlock('sql', ddl.content, ddl.path),
     ];
     if (plan.partitioned && plan.stack.store === 'postgresql') {
@@ -80,12 +80,12 @@ function schemaBlocks(ctx: DesignContext): Block[] {
   const fields = Object.entries(REDIS_RECORD_FIELDS) as [keyof typeof REDIS_RECORD_FIELDS, string][];
   const redis: Block[] = plan.stack.store === 'redis'
     ? [
-        table(['Hash field', 'Value', 'Role'], fields.map(([name, field]) => [[code(field)], REDIS_FIELD_ROLES[name][0], REDIS_FIELD_ROLES[name][1]]), `One hash per record: ${REDIS_DEFAULT_PREFIX}r:{<scope>|<key>} (hash-tagged, so each script touches one Cluster slot)`),
-        para(txt`The runtime’s \`createRedisStore\` owns this layout: one hash per record, written only by its versioned Lua scripts (also written to \`db/redis/\`). Nothing needs to be created.`),
+        para(txt`The runtime’s \`createRedisStore\` owns the layout: one hash per record, written only by its versioned Lua scripts (also in \`db/redis/\`); nothing needs to be created.`),
+        collapse(table(['Hash field', 'Value', 'Role'], fields.map(([name, field]) => [[code(field)], REDIS_FIELD_ROLES[name][0], REDIS_FIELD_ROLES[name][1]]), `One hash per record: ${REDIS_DEFAULT_PREFIX}r:{<scope>|<key>} (hash-tagged, so each script touches one Cluster slot)`), 'Show the record’s fields'),
       ]
     : [];
   return [
-    para(txt`${plan.stack.storeName} has no DDL; the layout below is the store redesigned from the logical model (key, scope, fingerprint, status, lock, response, expiry). The reference DDL after it is that logical model — the constraints every layout must enforce: one record per (idempotency_key, user_id), and status within PROCESSING/COMPLETED/FAILED.`),
+    para(txt`${plan.stack.storeName} has no DDL: the layout below is redesigned from the logical model, whose reference DDL follows — the constraints every layout enforces: one record per (idempotency_key, user_id), status within PROCESSING/COMPLETED/FAILED.`),
     ...redis,
     ...layout.slice(0, 2).map((artifact) => codeBlock(artifact.language === 'markdown' ? 'text' : artifact.language, artifact.content, artifact.path)),
     codeBlock('sql', referenceDdl(plan), 'Logical model — the runtime’s PostgreSQL schema (for review; not run against this store)'),
@@ -106,13 +106,13 @@ export function concurrencySection(ctx: DesignContext): Section {
     runtime.push(para(generated
       ? txt`The TypeScript code uses the generated ${code('mongo-store.ts')} (${code(factory)}), which implements the runtime’s store contract with the claim above. ${MONGO_UNTESTED}`
       : available && runtimeRunsStore(plan.stack.store)
-      ? txt`The TypeScript code uses ${code(module)} (${code(factory)}), which executes exactly the ${plan.stack.store === 'redis' ? 'script' : 'statements'} quoted here: they are rendered from the runtime’s own definitions, not retyped.`
+      ? txt`The TypeScript code uses ${code(module)} (${code(factory)}), which executes exactly the ${plan.stack.store === 'redis' ? 'script' : 'statements'} quoted here.`
       : available
         ? txt`The TypeScript code uses ${code(module)} (${code(factory)}). The statements above are the builder’s description of the claim for ${plan.stack.storeName}, not text taken from that store: read its source for what it sends.`
         : txt`Not yet available: this version of idempotency-builder does not export ${code(module)}. The generated TypeScript imports it as ${code(factory)}; until it ships, implement the store contract (\`IdempotencyStore\`) with the statements above, or run the runtime on a store that exists.`));
   }
   if (plan.stack.language !== 'typescript' && runtimeRunsStore(plan.stack.store)) {
-    runtime.push(para(txt`The generated ${plan.stack.languageName} store sends this same ${plan.stack.store === 'redis' ? 'script' : 'text'}: it is taken from the runtime’s contract, and the shared conformance scenarios check both against the same server.`));
+    runtime.push(para(txt`The generated ${plan.stack.languageName} store sends this same ${plan.stack.store === 'redis' ? 'script' : 'text'}, taken from the runtime’s contract; the shared conformance scenarios check both on the same server.`));
   }
   const claim = section('claim', '4.1 The atomic claim', [
     para(rich(text.claim)),
@@ -122,39 +122,30 @@ export function concurrencySection(ctx: DesignContext): Section {
     ...runtime,
   ]);
   const schema = section('store-schema', '4.2 Store schema', schemaBlocks(ctx));
+  const skewed = plan.actions.some((a) => a.lease.skewMs > 0);
   const lease = section('lock-timeout', '4.3 Lock timeout', [
-    para(txt`The lock timeout (lease) is how long a claim is held without a heartbeat. Derived per action from its p99 duration plus a buffer:`),
-    table(['Actions', 'p99 duration', 'Buffer', 'Skew', 'Lock timeout', 'Heartbeat'], groupBy(plan.actions, (a) => JSON.stringify([a.lease, a.lease.durationAssumed]), (a) => a).map(({ actions, value: a }) => [
-      groupLabel(actions),
-      `${formatMs(a.lease.durationMs)}${a.lease.durationAssumed ? ' (assumed)' : ''}`,
-      formatMs(a.lease.bufferMs),
-      a.lease.skewMs > 0 ? formatMs(a.lease.skewMs) : '—',
-      formatMs(a.lease.leaseMs),
-      `every ${formatMs(a.lease.heartbeatMs)}`,
-    ])),
-    bullets(groupBy(plan.actions, (a) => withoutName(a, a.lease.justification), (a) => a).map(({ actions, value: a }) => labelled('Lock timeout', txt`${groupNames(actions)} ${formatMs(a.lease.leaseMs)}. ${rich(withoutName(a, a.lease.justification).split('{action}').join('the action'))}`))),
+    // The rule once; then one line per distinct lease with its numbers.
+    para(txt`Lease = p99 duration + the larger of 5 s and half of it${skewed ? ' + the skew buffer of 4.5' : ''}, rounded up to a second; a heartbeat every third of it means only a crash lets it lapse. Shorter risks false orphans; longer, waits after a crash.`),
+    bullets(groupBy(plan.actions, (a) => JSON.stringify([a.lease, a.lease.durationAssumed]), (a) => a).map(({ actions, value: a }) => labelled('Lock timeout', txt`${groupNames(actions)} ${formatMs(a.lease.leaseMs)}. ${a.lease.durationAssumed ? 'Assumed' : 'Stated'} p99 ${formatMs(a.lease.durationMs)} + ${formatMs(a.lease.bufferMs)} buffer${a.lease.skewMs > 0 ? ` + ${formatMs(a.lease.skewMs)} skew` : ''}; heartbeat every ${formatMs(a.lease.heartbeatMs)}.`))),
   ]);
   const contested = section('contested', '4.4 Contested keys', [
     bullets(groupBy(plan.actions, (a) => a.contested, (a) => a.contested).map(({ actions, value }) => labelled(groupLabel(actions), rich(value)))),
-    para(txt`Waiting (polling until the first holder finishes, then replaying) is available per route but off by default: it holds a connection for up to the lease and turns a fast 409 into a slow 200; clients that send \`Idempotency-Key\` already retry on 409 with \`Retry-After\`.`),
   ]);
   const clocks = section('clock-skew', '4.5 Clock skew', [
     para(rich(text.clock)),
-    para(plan.actions.some((a) => a.lease.skewMs > 0)
-      ? txt`Leases above include a ${formatMs(Math.max(...plan.actions.map((a) => a.lease.skewMs)))} skew buffer, because more than one clock can judge them on ${plan.stack.storeName}.`
-      : txt`No skew buffer is needed: one clock (the database’s) judges every lease.`),
+    ...(plan.actions.some((a) => a.lease.skewMs > 0)
+      ? [para(txt`Leases above include a ${formatMs(Math.max(...plan.actions.map((a) => a.lease.skewMs)))} skew buffer, because more than one clock can judge them on ${plan.stack.storeName}.`)]
+      : [para(txt`One clock judges every lease: no skew buffer.`)]),
   ]);
   const aba = section('aba', '4.6 The ABA problem', [
-    para(txt`Reclaiming an orphan is one compare-and-set: status, lease end and the lock_version read are checked in the same atomic write, which bumps lock_version. Of many nodes that saw the orphan exactly one matches; the others answer “in progress”. The bumped version is the fencing token: the stalled worker’s late complete/fail/extend carries the old one and changes nothing.`),
-    para(txt`Where tokens start matters too. A fresh record’s lock_version is the ${plan.stack.store === 'dynamodb' ? 'application' : 'database'} clock in milliseconds (a 64-bit column); an orphan reclaim adds 1; replacing an expired record takes the greater of lock_version + 1 and the clock; a manual release adds 1. Starting at 1 instead, A (version 1) could stall, B reclaim (2) and release, and C claim version 1 again — A’s late completion would land in C’s record.`),
-    ...(runtimeRunsStore(plan.stack.store) && plan.stack.store !== 'redis'
-      ? [para(txt`In the runtime’s claim above, the takeover is the ${code(plan.stack.store === 'postgresql' && !plan.partitioned ? 'taken' : plan.stack.store === 'postgresql' ? 'UPDATE … WHERE r.lock_version = cur.lock_version' : 'ON CONFLICT … DO UPDATE … WHERE')} step: it re-checks status, lease, fingerprint, owner and version in the same write.`)]
-      : []),
+    para(txt`Reclaiming an orphan is one compare-and-set on status, lease end and lock_version that bumps lock_version: one node wins, and the stalled worker’s late writes are fenced out.`),
+    // Where tokens start is the subtle half of ABA: reference for the reviewer who asks.
+    collapse(bullets([txt`A fresh record’s lock_version is the ${plan.stack.store === 'dynamodb' ? 'application' : 'database'} clock in milliseconds (a 64-bit column); an orphan reclaim adds 1; replacing an expired record takes the greater of lock_version + 1 and the clock; a manual release adds 1. Starting at 1 instead, A (version 1) could stall, B reclaim (2) and release, and C claim version 1 again — A’s late completion would land in C’s record.`]), 'Why a fencing token starts at the store clock, not at 1'),
   ]);
   return section(
     'concurrency',
     '4. Concurrency control',
-    [para(txt`How ${plan.stack.storeName} guarantees that of any number of concurrent duplicates exactly one runs the action. The record moves through these states, each arrow one atomic operation of the store:`), recordStateDiagram(plan)],
+    [recordStateDiagram(plan)],
     [claim, schema, lease, contested, clocks, aba],
   );
 }

@@ -7,6 +7,9 @@ export interface DesignContext {
   readonly artifacts: readonly Artifact[];
 }
 
+/** Where the installed runtime's own documentation is: the document links it instead of restating the contract. */
+export const RUNTIME_DOCS = 'node_modules/@idempotency-builder/runtime/docs/';
+
 /** Anchor id of an action's subsection within a section. */
 export const actionAnchor = (prefix: string, a: ActionPlan) => `${prefix}-${a.action.name.toLowerCase()}`;
 
@@ -49,8 +52,8 @@ export function recoveryInCode(ctx: DesignContext, a: ActionPlan): { summary: st
   const fallback = a.recovery.steps.find((step) => step.includes('falls back to lease recovery:'));
   const lease = fallback ? fallback.slice(fallback.indexOf('falls back to lease recovery:') + 'falls back to lease recovery:'.length).trim() : a.recovery.steps[0] ?? '';
   return {
-    summary: `The generated middleware holds a lease: a crash is recovered by the next retry once the lease is over. ${lease}`,
-    steps: [`Target, not yet generated: run the handler inside the runtime’s \`createTransactionalIdempotency\` so the claim, the business writes and the completion commit in one transaction — a crash then leaves nothing behind. ${a.recovery.steps[1] ?? ''}`],
+    summary: lease,
+    steps: [`Target, not yet generated: the runtime’s \`createTransactionalIdempotency\` would put the claim, the business writes and the completion in one transaction, so a crash leaves nothing behind. ${a.recovery.steps[1] ?? ''}`],
     transactionalTarget: true,
   };
 }

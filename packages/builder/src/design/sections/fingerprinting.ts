@@ -1,12 +1,12 @@
 /** Section 3: request fingerprinting — hashed fields per action, fields left out, mismatch answer. */
 import { problemAnswer } from '@idempotency-builder/runtime/contract';
-import { bullets, code, codeBlock, join, labelled, para, rich, section, table, txt } from '../inline.js';
+import { bullets, code, codeBlock, collapse, join, labelled, rich, section, table, txt } from '../inline.js';
 import type { Block, Inline, Section } from '../model.js';
 import type { ActionPlan, Plan } from '../plan/plan.js';
 import type { CodeLang } from '../plan/stack.js';
 import { expectedFingerprint } from '../plan/expected-fingerprint.js';
 import { sampleBodies } from '../plan/samples.js';
-import { artifactAt, type DesignContext } from './context.js';
+import { artifactAt, RUNTIME_DOCS, type DesignContext } from './context.js';
 import { groupBy, groupNames, withoutName } from './grouping.js';
 
 const COMPARE: Record<CodeLang, string> = {
@@ -29,9 +29,13 @@ function fieldTable(plan: Plan, pick: (a: ActionPlan) => readonly { field: strin
     }
   }
   const everyone = plan.actions.length;
-  // Which action hashes which field is in the per-action table; here a long list of names would only repeat it.
-  return [...rows.values()].map((row) => [[code(row.field)], rich(row.reason), row.actions.length === everyone ? (everyone === 1 ? row.actions[0] ?? '' : 'all') : row.actions.length > 3 ? `${row.actions.length} actions` : row.actions.join(', ')]);
+  const list = [...rows.values()];
+  // Which action hashes which field is in the per-action table; the column only says something when rows differ.
+  if (list.every((row) => row.actions.length === everyone)) return list.map((row) => [[code(row.field)], rich(row.reason)]);
+  return list.map((row) => [[code(row.field)], rich(row.reason), row.actions.length === everyone ? 'all' : row.actions.length > 3 ? `${row.actions.length} actions` : row.actions.join(', ')]);
 }
+
+const columns = (rows: readonly unknown[][], first: string, second: string) => (rows.some((row) => row.length > 2) ? [first, second, 'Actions'] : [first, second]);
 
 /**
  * Section 3: the fingerprint algorithm, the utility, and the hashed/left-out fields per action.
@@ -42,13 +46,11 @@ export function fingerprintingSection(ctx: DesignContext): Section {
   const utility = artifactAt(ctx, plan.stack.language === 'typescript' ? 'fingerprints.ts' : plan.stack.language === 'python' ? 'fingerprint.py' : plan.stack.language === 'go' ? 'fingerprint.go' : 'Fingerprint.java');
   const mismatch = problemAnswer('fingerprint_mismatch');
   const blocks: Block[] = [
-    para(txt`The fingerprint is a hash of the fields that, if changed, make a request a different intent. The key says “this is the same attempt”; the fingerprint checks that the caller is not reusing the key for something else.`),
     bullets([
-      labelled('Algorithm and encoding', txt`SHA-256, lowercase hex (64 characters, stored in \`fingerprint CHAR(64)\`). Input: the parts \`[method, path, "fields2", SHA-256(canonical JSON of the significant fields in order, each \`[1, value]\` when present and \`[0]\` when missing)]\` — or \`"json"\` and the canonical JSON of the whole body (minus top-level timestamps and trace ids) for an action whose code names no fields — then the query string's sorted pairs when there is one; each part typed and length-prefixed and joined with \`|\` — so \`("a|b","c")\` and \`("a","b|c")\` differ, key order and number formatting in the body do not matter (RFC 8785 canonical JSON), and the TypeScript, Python, Go and Java utilities produce identical bytes.`),
-      labelled('Binding', txt`method and path are always included, so one key replayed against another endpoint is a mismatch — never a replay of the wrong response.`),
-      labelled('Comparison', txt`constant-time: ${code(COMPARE[plan.stack.language])}, so response time reveals nothing about the stored hash.`),
-      labelled('Money', txt`send amounts as integer minor units (\`4999\`, not \`49.99\`): decimal formatting differs between languages at the edges, integers never do.`),
-      labelled('Mismatch behaviour', txt`409 Conflict with a problem+json body that says the key was used with different parameters. It never contains the original request, its fingerprint, or the stored response.`),
+      labelled('Algorithm and encoding', txt`SHA-256, lowercase hex, of method, path, the significant fields as canonical JSON (RFC 8785) and the sorted query string, each part length-prefixed; with no fields named, the whole body minus timestamps and trace ids. Identical bytes in TypeScript, Python, Go and Java${plan.stack.language === 'typescript' ? rich(` (the runtime’s \`requestFingerprint\`, documented in \`${RUNTIME_DOCS}http.md\`)`) : ''}.`),
+      labelled('Comparison', txt`constant-time (${code(COMPARE[plan.stack.language])}).`),
+      labelled('Money', txt`send amounts as integer minor units (\`4999\`, not \`49.99\`).`),
+      labelled('Mismatch behaviour', txt`409 with the problem body below; it never contains the original request, its fingerprint or the stored response.`),
     ]),
     // The adapters' own answer, built by the runtime: the document cannot show another body or type.
     codeBlock('json', JSON.stringify(mismatch.body, null, 2), `HTTP/1.1 ${mismatch.status} Conflict — Content-Type: ${mismatch.headers['content-type'] ?? 'application/problem+json'}`),
@@ -59,10 +61,13 @@ export function fingerprintingSection(ctx: DesignContext): Section {
     const { same } = sampleBodies(a.action);
     return [groupNames(actions), join(a.fields.map((f) => [code(f.field)])), [code(JSON.stringify(same))], [code(expectedFingerprint(a, same))]];
   });
+  const hashed = fieldTable(plan, (a) => a.fields);
+  const left = fieldTable(plan, (a) => a.excluded);
   blocks.push(
-    table(['Action', 'Hashed fields', 'Example body', 'Its fingerprint'], examples, 'Hashed fields per action, with a worked example (the generated test asserts the same values)'),
-    table(['Field', 'Why it is significant', 'Actions'], fieldTable(plan, (a) => a.fields), 'Why each hashed field is significant'),
-    table(['Left out', 'Why', 'Actions'], fieldTable(plan, (a) => a.excluded), 'Fields deliberately not hashed'),
+    table(['Action', 'Hashed fields', 'Example body', 'Its fingerprint'], examples, 'Hashed fields, with a worked example the generated test asserts'),
+    collapse(table(columns(hashed, 'Field', 'Why it is significant'), hashed, 'Why each hashed field is significant'), 'Why each field is hashed'),
+    // What is left out is named in the summary; why each is left out is reference.
+    collapse(table(columns(left, 'Left out', 'Why'), left, 'Fields deliberately not hashed'), `Not hashed, and why: ${[...new Set(plan.actions.flatMap((a) => a.excluded.map((f) => f.field.replace(/ \(.*$/, ''))))].join(', ')}`),
   );
   return section('fingerprinting', '3. Request fingerprinting', blocks);
 }

@@ -2,12 +2,14 @@
  * Front matter: the summary of key decisions, the inputs with their provenance and assumptions,
  * and the action map (deliverable 1).
  */
-import { callout, code, link, para, plain, rich, section, table, txt } from '../inline.js';
+import { callout, code, collapse, link, plain, rich, section, table } from '../inline.js';
 import type { Block, Inline, KeyDecision, Section } from '../model.js';
 import { formatCount, formatMs } from '../plan/durations.js';
+import { levelSummary } from '../plan/language-level.js';
 import type { Plan } from '../plan/plan.js';
 import { PROVIDER_FACTS } from '../plan/providers.js';
-import { actionAnchor, recoveryInCode, type DesignContext } from './context.js';
+import { analysisAnchor } from './action-analysis.js';
+import { recoveryInCode, type DesignContext } from './context.js';
 
 /**
  * The key decisions, for the document and the CLI's closing summary.
@@ -40,10 +42,10 @@ export function keyDecisions(plan: Plan): KeyDecision[] {
   const providerNames = [...new Set(plan.actions.flatMap((a) => (a.action.provider ? [PROVIDER_FACTS[a.action.provider].name] : [])))];
   const derivations: Record<string, string> = { stripe: 'Stripe: {scope}:{key}, fitted to 255', adyen: 'Adyen: {scope}:{key} fitted to 64, plus reference {scope}:{key}_{step} fitted to 80', paypal: 'PayPal: UUIDv5 of {scope}:{key}', 'bank-transfer': 'bank: EndToEndId from SHA-256 of {scope}:{key}' };
   const decisions: KeyDecision[] = [
-    { label: 'Store', value: `${plan.stack.storeName}${plan.partitioned ? ' (partitioned: over 100K keys a day)' : ''}; composite key (idempotency_key, user_id); all lease and expiry checks on the store clock` },
+    { label: 'Store', value: `${plan.stack.storeName}${plan.partitioned ? ' (partitioned: over 100K keys a day)' : ''}; primary key (idempotency_key, user_id); leases and expiry on the store clock` },
     { label: 'Key', value: `{scope}_{action}_{intent}; scope = ${plan.answers.scope}; intent = ${intents.join(', ')}` },
-    { label: 'Fingerprint', value: 'SHA-256 hex of method, path and each action’s significant fields; mismatch → 409 that never echoes the original' },
-    { label: 'Lock timeout', value: `${leases} (p99 + buffer, heartbeat every third of it)` },
+    { label: 'Fingerprint', value: 'SHA-256 of method, path and significant fields; mismatch → 409, nothing echoed' },
+    { label: 'Lock timeout', value: `${leases} (p99 + buffer; heartbeat every third)` },
     { label: 'Key expiry', value: `${ttls}${providerNames.length > 0 ? ` (≥ ${providerNames.join(', ')} window)` : ''}` },
     { label: 'Contested key', value: contested.join('; ') },
   ];
@@ -72,7 +74,7 @@ export function deliverablesTable(): Block {
     ['8. Build order', [link('12. Build order', 'build-order')]],
     ['9. Operational runbook', [link('13. Operational runbook', 'runbook')]],
   ];
-  return table(['Deliverable', 'Where'], deliverables, 'The nine deliverables');
+  return collapse(table(['Deliverable', 'Where'], deliverables, 'The nine deliverables'), 'Where each of the nine deliverables is');
 }
 
 /**
@@ -98,6 +100,21 @@ function groupedAssumptions(assumptions: readonly string[]): string[] {
 const SOURCE_TEXT = { code: 'found in the code', user: 'answered', file: 'answers file', assumption: 'ASSUMED' } as const;
 
 /**
+ * The assumptions to confirm, each said once: an action's assumed duration comes both from the
+ * answers' provenance and from the plan, and only the plan's line (which names the consequence) stays.
+ * @example assumptionLines(plan).length // what the callout and the summary both count
+ */
+export function assumptionLines(plan: Plan): string[] {
+  const durations = new Set(plan.actions.filter((a) => a.lease.durationAssumed).map((a) => a.action.name));
+  const kept = plan.assumptions.filter((text) => {
+    const m = /^actions\.([A-Za-z0-9]+)\.expectedDurationMs:/.exec(text);
+    return !(m && durations.has(m[1] as string));
+  });
+  // The name and the first clause say what was assumed; what follows elaborates.
+  return groupedAssumptions(kept).map((text) => (text.split('; ')[0] as string).split(': ').slice(0, 2).join(': ').replace(/ \([^()]*\)/g, ''));
+}
+
+/**
  * The answers with their provenance, the assumptions to confirm, and the stack notes.
  * @example inputsSection({ plan, artifacts })
  */
@@ -107,11 +124,16 @@ export function inputsSection(ctx: DesignContext): Section {
   const provenance = (name: string): string => {
     const entry = answers.provenance[name];
     if (!entry) return 'answered';
-    return entry.detail ? `${SOURCE_TEXT[entry.source]} (${entry.detail})` : SOURCE_TEXT[entry.source];
+    // An assumption's reason is in the callout below; the table only marks it.
+    return entry.detail && entry.source !== 'assumption' ? `${SOURCE_TEXT[entry.source]} (${entry.detail})` : SOURCE_TEXT[entry.source];
   };
   const rows: (string | Inline[])[][] = [
     ['1. Protected actions', plain(answers.actions.map((a) => a.name).join(', ')), plain(provenance('actions'))],
     ['2. Stack', plain(`${answers.stack.language} / ${answers.stack.framework} / ${answers.stack.database} / broker ${answers.stack.broker}`), plain(provenance('stack'))],
+    // The level the generated code compiles at, each setting with the build file line it came from.
+    ...(plan.stack.level.read
+      ? [['Language level', plain(levelSummary(plan.stack.level.read) || 'none read'), plain(plan.stack.level.read.assumptions.length > 0 ? `build files; ASSUMED: ${plan.stack.level.read.assumptions.join('; ')}` : 'found in the build files')]]
+      : []),
     ['3. Retry sources', plain(answers.retrySources.join(', ')), plain(provenance('retrySources'))],
     ['4. Payments', plain(answers.paymentProviders.length > 0 ? answers.paymentProviders.join(', ') : 'none'), plain(provenance('paymentProviders'))],
     ['5. Concurrency', plain(answers.concurrency), plain(provenance('concurrency'))],
@@ -120,10 +142,10 @@ export function inputsSection(ctx: DesignContext): Section {
     ['Volume', `${formatCount(plan.keysPerDay)} new keys a day${plan.keysPerDayAssumed ? ' (assumed)' : ''}`, plan.keysPerDayAssumed ? 'ASSUMED' : plain(provenance('keysPerDay'))],
   ];
   // Where each action was found is in the action analysis tables; here only the answers and their sources.
-  const blocks = [para(txt`The seven questions of the method, and where each answer came from.`), table(['Question', 'Answer', 'Source'], rows)];
-  if (plan.assumptions.length > 0) {
-    blocks.push(callout('assumption', `Assumptions — confirm or correct these (${plan.assumptions.length})`, groupedAssumptions(plan.assumptions).map((text) => plain(text))));
-  }
+  // The answers show again in the decisions up front; what a reader must act on is the assumptions, open below.
+  const blocks = [collapse(table(['Question', 'Answer', 'Source'], rows, 'The method’s seven questions, each answer with its source'), 'Show every answer and where it came from')];
+  const assumed = assumptionLines(plan);
+  if (assumed.length > 0) blocks.push(callout('assumption', `Assumptions — confirm or correct these (${assumed.length})`, assumed.map((text) => plain(text))));
   if (plan.stack.notes.length > 0) blocks.push(callout('note', 'Stack notes', plan.stack.notes.map((text) => rich(text))));
   return section('inputs', 'Inputs and assumptions', blocks);
 }
@@ -137,13 +159,10 @@ export function actionMapSection(ctx: DesignContext): Section {
     [code(a.action.name)],
     plain(a.trigger),
     // The cost is explained once, in the action analysis; the map names its class.
-    [{ text: `${a.impact.severity.toUpperCase()} (${a.impact.kind}) — ` }, { link: { text: 'why', target: actionAnchor('action', a) } }],
+    [{ text: `${a.impact.severity.toUpperCase()} (${a.impact.kind}) — ` }, { link: { text: 'why', target: analysisAnchor(ctx, a) } }],
     // Key source and recovery are explained in sections 2 and 5; the map names them.
     a.action.keySource === 'client' && a.action.kind === 'http' ? 'client' : a.action.kind === 'http' ? a.action.keySource : 'derived',
     [{ text: recoveryInCode(ctx, a).transactionalTarget ? 'lease reclaim (transactional mode is the target) — ' : `${a.recovery.strategy.replace(/-/g, ' ')} — ` }, { link: { text: 'section 5', target: 'partial-failure' } }],
   ]);
-  return section('action-map', 'Action map', [
-    para(txt`Deliverable 1: every protected action with what a duplicate costs, where its key comes from, and how it recovers when a server dies mid-processing.`),
-    table(['Action', 'Trigger', 'Duplicate impact', 'Key source', 'Recovery path'], rows),
-  ]);
+  return section('action-map', 'Action map', [table(['Action', 'Trigger', 'Duplicate impact', 'Key source', 'Recovery path'], rows, 'Deliverable 1: the protected actions')]);
 }

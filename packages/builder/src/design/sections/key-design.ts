@@ -7,9 +7,9 @@ import type { DesignContext } from './context.js';
 import { groupBy, groupLabel, withoutName } from './grouping.js';
 
 const SCOPE_REASON = {
-  user: 'Keys are scoped to the authenticated user: the user id is the second half of the primary key, so two users can never meet in one record, a guessed key from another user is simply a new request in the guesser’s namespace, and no lookup can reveal another user’s response.',
-  account: 'Keys are scoped to the account: several users of one account (a team, a merchant) share the namespace, which is what the account-level operations need — a colleague retrying the same refund must be deduplicated against the first attempt.',
-  tenant: 'Keys are scoped to the tenant: every request inside one tenant shares the namespace, matching how the tenant’s systems retry on each other’s behalf; tenants never meet.',
+  user: 'The user id is the second half of the primary key: two users never meet in one record, and another user’s key is a new request in the caller’s own namespace.',
+  account: 'Users of one account (a team, a merchant) share the namespace: a colleague retrying the same refund is deduplicated against the first attempt.',
+  tenant: 'Every request inside one tenant shares the namespace, as the tenant’s systems retry on each other’s behalf; tenants never meet.',
   global: 'Keys share one global namespace (chosen explicitly). Every record also stores its creator; a key created by someone else answers 404, never that user’s response.',
 } as const;
 
@@ -24,10 +24,10 @@ export function keyDesignSection(ctx: DesignContext): Section {
   const examples = plan.actions.map((a) => [[code(a.action.name)], [code(a.key.fullKey)]]);
   const first = plan.actions[0];
   const formatSection = section('key-format', '(a) Key format', [
-    para(txt`Format: \`{scope}_{action}_{intent}\`. The scope is stored once, in the \`user_id\` column that forms the composite primary key, and the server takes it from the authenticated session — never from the client’s string; the table column \`idempotency_key\` holds \`{action}_{intent}\`. Provider keys (section 6) are derived from the full three-part string, because provider key spaces are account-wide.`),
+    para(txt`Format: \`{scope}_{action}_{intent}\`. The server takes the scope from the authenticated session, never from the client, and stores it in \`user_id\`; \`idempotency_key\` holds \`{action}_{intent}\`. Provider keys (section 6) derive from the full string.`),
     table(['Action', 'Full key (example)'], examples, 'Filled-in examples'),
     ...(first ? [para(txt`Stored as: \`user_id\` = ${code(first.key.scopeExample)}, \`idempotency_key\` = ${code(first.key.storedKey)}.`)] : []),
-    para(txt`No key contains a time component. A retry that crosses a clock boundary (14:59 → 15:01) would otherwise get a new key and run again; expiry lives in \`expires_at\`. The one deliberate exception is a cron run, whose key names its schedule slot — a value fixed by the schedule, identical for every retry of that run.`),
+    para(txt`No key contains a clock reading; a cron key names its schedule slot, the same for every retry of that run.`),
   ]);
   const scopeSection = section('key-scope', '(b) Scope boundary', [
     para(txt`Scope: ${strong(scope)}. ${SCOPE_REASON[scope]}`),
@@ -39,20 +39,19 @@ export function keyDesignSection(ctx: DesignContext): Section {
   ]);
   const validation = section('key-validation', '(c) Validation', [
     bullets([
-      labelled('Length', txt`1–255 characters for \`idempotency_key\` (Stripe’s limit too), 1–128 for \`user_id\`.`),
-      labelled('Charset', txt`\`[A-Za-z0-9_.:~-]\` only; anything else answers 400 before the store is touched. That is all the runtime’s \`validateKey\` checks: it accepts \`k1\`. Clients should send a UUIDv4 or ULID (122 and 80 random bits); the server does not verify the randomness.`),
-      labelled('Uniqueness', txt`enforced by the database, not by application checks: the composite primary key below makes a second row for one (key, user) impossible.`),
+      labelled('Length and charset', txt`1–255 characters of \`[A-Za-z0-9_.:~-]\` (1–128 for \`user_id\`); anything else answers 400 before the store is touched. That is all the runtime’s \`validateKey\` checks: it accepts \`k1\`, so randomness (UUIDv4 or ULID) is the client’s duty.`),
+      labelled('Uniqueness', txt`the composite primary key makes a second row for one (key, user) impossible.`),
     ]),
     codeBlock(
       'sql',
       plan.stack.store === 'postgresql'
         ? "CONSTRAINT pk_idempotency PRIMARY KEY (idempotency_key, user_id),\nCONSTRAINT chk_key_charset CHECK (idempotency_key ~ '^[A-Za-z0-9_.:~-]{1,255}$')"
         : 'CONSTRAINT pk_idempotency PRIMARY KEY (idempotency_key, user_id)',
-      'Uniqueness (and, on PostgreSQL, the charset) enforced in the DDL',
+      plan.stack.store === 'postgresql' ? 'The key’s uniqueness and charset, in the DDL' : 'The key’s uniqueness, in the DDL',
     ),
   ]);
   const generators = section('key-generator', '(d) Who generates it', [
-    bullets(groupBy(plan.actions, (a) => withoutName(a, `${a.key.generator}|${a.key.intentSource}`), (a) => a).map(({ actions, value: a }) => labelled(groupLabel(actions), txt`${rich(withoutName(a, a.key.generator).split('{action}').join('the action'))} Intent: ${rich(withoutName(a, a.key.intentSource).split('{action}').join('the action'))}.`))),
+    bullets(groupBy(plan.actions, (a) => withoutName(a, `${a.key.generator}|${a.key.intentSource}`), (a) => a).map(({ actions, value: a }) => labelled(groupLabel(actions), txt`${rich(withoutName(a, a.key.generator).split('{action}').join('the action'))}`))),
   ]);
   const n = plan.liveKeys;
   // Actions whose keys have the same random part share one row.
@@ -61,20 +60,25 @@ export function keyDesignSection(ctx: DesignContext): Section {
     return [
       groupLabel(actions),
       a.key.uniqueness.components,
-      bits === null ? 'by construction' : `${formatProbability(birthdayLog10(n, bits))} with ${formatCount(n)} live keys in one scope`,
-      a.key.uniqueness.verdict,
+      bits === null ? 'by construction' : formatProbability(birthdayLog10(n, bits)),
+      // The UUID verdict's remark on validation is said once, in (c).
+      a.key.uniqueness.verdict.replace(/ The runtime validates only the charset[\s\S]*$/, ''),
     ];
   });
   const needed = bitsNeeded(n);
+  // The custom-format advice matters only where some intent is not a standard random id or built by construction.
+  const custom = plan.actions.some((a) => a.key.uniqueness.randomBits !== null && a.key.uniqueness.randomBits < 122);
   const uniqueness = section('key-uniqueness', '(e) Uniqueness assessment', [
-    para(txt`Live keys: up to ${formatCount(plan.keysPerDay)} a day kept for the longest retention gives about ${formatCount(n)} keys alive at once — the worst case, as if all belonged to one scope. The birthday bound p ≈ n²/2^(b+1) estimates the chance that two of them collide.`),
+    para(txt`Birthday bound p ≈ n²/2^(b+1), n = ${formatCount(n)} live keys (${formatCount(plan.keysPerDay)} a day × the longest retention) in one scope:`),
     table(['Actions', 'Variable components', 'Collision estimate', 'Assessment'], rows),
-    para(txt`For a custom intent format, count its random bits b and check n²/2^(b+1): at ${formatCount(n)} live keys an intent needs at least ${needed} random bits to keep the collision chance under one in a billion. An 8-character alphanumeric id (about 47.6 bits) gives ${formatProbability(birthdayLog10(n, 47.6))} — not acceptable for payments; UUIDv4 (122 bits) gives ${formatProbability(birthdayLog10(n, 122))}.`),
+    para(custom
+      ? txt`A custom intent format needs at least ${needed} random bits here to stay under one collision in a billion; an 8-character alphanumeric id (47.6 bits) gives ${formatProbability(birthdayLog10(n, 47.6))}, too much for payments.`
+      : txt`A custom intent format would need at least ${needed} random bits here (one collision in a billion).`),
   ]);
   return section(
     'key-design',
     '2. Idempotency key design',
-    [para(txt`The key names one intent and must be identical on every retry of it. Defined below with values from this service.`)],
+    [],
     [formatSection, scopeSection, validation, generators, uniqueness],
   );
 }

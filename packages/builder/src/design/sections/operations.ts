@@ -1,6 +1,6 @@
 /** Sections 10–12: monitoring and alerting, test scenarios, build order. */
 import { metricSpecs } from '../../emit/monitoring/prometheus.js';
-import { bullets, code, codeBlock, labelled, link, para, section, table, txt } from '../inline.js';
+import { bullets, code, codeBlock, collapse, labelled, link, para, section, table, txt } from '../inline.js';
 import type { Inline, Section } from '../model.js';
 import { formatMs } from '../plan/durations.js';
 import { sampleBodies } from '../plan/samples.js';
@@ -14,9 +14,9 @@ export function monitoringSection(ctx: DesignContext): Section {
   const specs = metricSpecs(ctx.plan);
   const rules = artifactAt(ctx, 'idempotency-alerts.yml');
   return section('monitoring', '10. Monitoring and alerting', [
-    para(txt`Seven metrics, each with a type, the series an alert reads, and a threshold derived from this service’s volume and leases.`),
-    table(['Metric', 'Type', 'Series', 'Alert threshold'], specs.map((m) => [[code(m.name)], m.type, [code(m.series)], `${m.alert}: ${m.threshold}`])),
-    para(txt`Labels stay low-cardinality: never a key, fingerprint or user id. Per-user key counts are enforced in the request path (429), not in Prometheus.`),
+    para(txt`${specs.length} metrics, each alerting at a threshold derived from this service’s volume and leases; no label carries a key, fingerprint or user id.`),
+    // The condition only: its meaning is the rule's description in the rules file below. Reference: folded.
+    collapse(table(['Metric', 'Type', 'Series', 'Alert when'], specs.map((m) => [[code(m.name)], m.type, [code(m.series)], `${m.alert}: ${m.threshold.split(': ')[0] ?? m.threshold}`])), 'Show each metric, its series and alert threshold'),
     ...(rules ? [codeBlock('yaml', rules.content, rules.path)] : []),
   ]);
 }
@@ -36,24 +36,24 @@ export function testScenariosSection(ctx: DesignContext): Section {
   const consumer = plan.actions.find((a) => a.action.kind === 'consumer' || a.action.kind === 'job');
   const lease = formatMs(target?.lease.leaseMs ?? 30_000);
   const rows: (string | Inline[])[][] = [
-    ['Same key, same body, first request', txt`${route}, key K1, body ${code(JSON.stringify(same))}`, '200/201, the action executes once', 'Happy path works'],
-    ['Same key, same body, second request', 'the same request again', 'same status and body replayed, Idempotent-Replayed: true; the side-effect counter stays at 1', 'Core idempotency'],
-    ['Same key, different body', txt`key K1, body ${code(JSON.stringify(different))}`, '409 fingerprint_mismatch; the body does not echo the original; nothing executes', 'Fingerprint mismatch detection'],
-    ['Concurrent requests with same key', '20 simultaneous requests, key K2, same body', 'exactly one executes (counter = 1); every other gets 409 with Retry-After or the stored response', 'Lock correctness'],
-    ['Key from different user', 'user B sends user A’s key K1', 'never A’s response: B’s request is its own (404 where keys share one namespace)', 'Scope isolation'],
-    ['Request arrives after key expired', `K1 again after ${formatMs(target?.retention.ttlMs ?? 86_400_000)}`, 'treated as a new request (onExpired new); 422 under onExpired reject', 'Expiration logic'],
-    ['Server crash mid-processing, then retry', `worker claims K3 and is killed (SIGKILL); retry before and after ${lease}`, `409 while the lease runs; after it the retry executes once, lock_version = the first claim’s + 1, orphan_reclaims + 1`, 'Partial failure recovery'],
+    ['Same key, same body, first request', txt`${route}, key K1, body ${code(JSON.stringify(same))}`, '200/201, executes once', 'Happy path works'],
+    ['Same key, same body, second request', 'the same request again', 'stored response replayed (Idempotent-Replayed: true); no second execution', 'Core idempotency'],
+    ['Same key, different body', txt`key K1, body ${code(JSON.stringify(different))}`, '409 fingerprint_mismatch, original not echoed; nothing executes', 'Fingerprint mismatch detection'],
+    ['Concurrent requests with same key', '20 at once, key K2', 'exactly one executes; the others get 409 + Retry-After or the stored response', 'Lock correctness'],
+    ['Key from different user', 'user B sends user A’s key K1', 'never A’s response (404 where keys share one namespace)', 'Scope isolation'],
+    ['Request arrives after key expired', `K1 after ${formatMs(target?.retention.ttlMs ?? 86_400_000)}`, 'a new request (422 under onExpired reject)', 'Expiration logic'],
+    ['Server crash mid-processing, then retry', `worker holding K3 killed; retries before and after ${lease}`, '409 during the lease; then one execution, lock_version + 1', 'Partial failure recovery'],
     saga
-      ? ['Saga step 2 fails, retry the saga', `${saga.action.name}: step 2 (${saga.saga?.steps[1]?.name}) fails transiently, then the saga is retried with the same key`, 'resumes at step 2; step 1’s side effect happened once; step 2 ran again with the same sub-key', 'Multi-step idempotency']
-      : ['Saga step 2 fails, retry the saga', 'no multi-step action today — keep this case for the first one', 'resumes at step 2; step 1 not repeated', 'Multi-step idempotency'],
-    ['Stale worker after a reclaim', 'worker A stalls past its lease, B reclaims and completes, A finishes', 'A’s completion is refused (lease lost); the stored result is B’s', 'Fencing'],
+      ? ['Saga step 2 fails, retry the saga', `${saga.action.name}: step 2 (${saga.saga?.steps[1]?.name}) fails transiently, then a retry with the same key`, 'resumes at step 2; step 1 ran once', 'Multi-step idempotency']
+      : ['Saga step 2 fails, retry the saga', 'no multi-step action yet: keep for the first one', 'resumes at step 2; step 1 not repeated', 'Multi-step idempotency'],
+    ['Stale worker after a reclaim', 'A stalls past its lease, B reclaims and completes, A finishes', 'A’s completion refused (lease lost); B’s result stays', 'Fencing'],
   ];
-  if (provider) rows.push(['Provider timeout, then retry', `${provider.action.name}: the provider processes the first call but the response times out; the client retries`, 'the retry sends the same derived provider key; the provider replays; exactly one charge', 'Provider coordination']);
-  if (consumer) rows.push(['Message redelivered', `${consumer.action.name}: the same event delivered twice (and once while the first is running)`, 'one effect; the duplicate is acked after replay, the concurrent one requeued with a delay', 'Consumer idempotency']);
+  if (provider) rows.push(['Provider timeout, then retry', `${provider.action.name}: the provider’s answer times out; the client retries`, 'same derived provider key; the provider replays; one charge', 'Provider coordination']);
+  if (consumer) rows.push(['Message redelivered', `${consumer.action.name}: one event delivered twice, once during the first run`, 'one effect; the duplicate acked after replay, the concurrent one requeued', 'Consumer idempotency']);
   const suite = ctx.artifacts.find((a) => /test|Test/.test(a.path) && a.language !== 'markdown');
   return section('test-scenarios', '11. Test scenarios', [
-    table(['Scenario', 'Input', 'Expectation', 'Verifies'], rows),
-    para(txt`The test suite skeleton below covers these scenarios in ${plan.stack.testFramework}, runnable without a server; the crash and concurrency cases must also run against the real store before go-live (build step 10).`),
+    para(txt`${rows.length} scenarios; above all, of 20 concurrent requests with one key exactly one executes. The suite below runs them in ${plan.stack.testFramework}.`),
+    collapse(table(['Scenario', 'Input', 'Expectation', 'Verifies'], rows), `Show the ${rows.length} scenarios`),
     ...(suite ? [codeBlock(suite.language === 'markdown' ? 'text' : suite.language, suite.content, suite.path)] : []),
   ]);
 }
@@ -68,19 +68,16 @@ export function buildOrderSection(ctx: DesignContext): Section {
   const rest = plan.actions.filter((a) => a.action.name !== first).map((a) => a.action.name);
   const sagas = plan.actions.filter((a) => a.saga).map((a) => a.action.name);
   const steps: Inline[][] = [
-    labelled('1. Create the idempotency store', txt`(${link('4.2', 'store-schema')}). Safe: additive; nothing reads it yet. Apply it in its own deploy and check the constraints exist.`),
-    labelled('2. Add the middleware in observe mode', txt`keys optional (\`required: false\`): requests without a key pass unprotected, requests with one are protected. Safe: no client sees a new error; watch duplicates_blocked to size the problem before enforcing.`),
-    labelled(`3. Protect ${first} first`, txt`— the highest-risk action. Make the key required there once clients send it. Rollback: switch the key back to optional.`),
-    labelled('4. Add fingerprinting and mismatch rejection', txt`Safe once clients send stable keys; watch fingerprint_mismatches for a day before answering 409 everywhere.`),
-    labelled('5. Add lock timeouts and orphan recovery', txt`with the leases of section 4.3. Safe: only affects records whose worker died.`),
-    labelled('6. Add the cleanup job', txt`Safe: deletes only expired, finished records; run it on one instance first and watch store_size fall to the steady state.`),
+    labelled('1. Create the idempotency store', txt`(${link('4.2', 'store-schema')}). Safe: additive.`),
+    labelled('2. Add the middleware in observe mode', txt`(\`required: false\`). Safe: keyless requests pass.`),
+    labelled(`3. Protect ${first} first`, txt`the highest risk; require its key once clients send it. Rollback: optional again.`),
+    labelled('4. Add fingerprinting and mismatch rejection', txt`once keys are stable; watch fingerprint_mismatches a day first.`),
+    labelled('5. Add lock timeouts and orphan recovery', txt`(4.3). Safe: touches only dead workers’ records.`),
+    labelled('6. Add the cleanup job', txt`Safe: deletes only expired, finished records.`),
     labelled('7. Add monitoring and alerts', txt`(section 10). Safe: read-only.`),
     labelled('8. Extend to the remaining actions', txt`${rest.length > 0 ? rest.join(', ') : '(none left)'}, one per deploy.`),
-    labelled('9. Add saga tracking', txt`${sagas.length > 0 ? `for ${sagas.join(', ')}: create the step table first (additive), then switch the action to resume from the first step not DONE.` : 'not needed: no multi-step action.'}`),
-    labelled('10. Load-test concurrent duplicates', txt`against the real store: 50 keys × 20 simultaneous duplicates must produce exactly 50 executions, and the claim p99 must stay within the detection target of ${formatMs(plan.answers.detectionLatencyMs)}.`),
+    labelled('9. Add saga tracking', txt`${sagas.length > 0 ? `for ${sagas.join(', ')}: resume from the first step not done.` : 'not needed: no multi-step action.'}`),
+    labelled('10. Load-test concurrent duplicates', txt`on the real store: 50 keys × 20 duplicates = exactly 50 executions, claim p99 within ${formatMs(plan.answers.detectionLatencyMs)}.`),
   ];
-  return section('build-order', '12. Build order', [
-    para(txt`Each step is safe to deploy on its own and can be rolled back without data loss.`),
-    bullets(steps),
-  ]);
+  return section('build-order', '12. Build order', [para(txt`Each step deploys on its own and rolls back without data loss.`), bullets(steps)]);
 }

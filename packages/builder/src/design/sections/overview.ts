@@ -5,9 +5,10 @@
 import { code, codeBlock, labelled, link, numbered, para, section, table, txt } from '../inline.js';
 import type { Block, Inline, Section } from '../model.js';
 import type { ActionPlan, Plan } from '../plan/plan.js';
+import { formatMs } from '../plan/durations.js';
 import { PROVIDER_FACTS } from '../plan/providers.js';
 import type { DesignContext } from './context.js';
-import { keyDecisions } from './front-matter.js';
+import { assumptionLines, keyDecisions } from './front-matter.js';
 
 const RANK = { critical: 0, high: 1, medium: 2 } as const;
 
@@ -21,7 +22,23 @@ export function topRisks(plan: Plan, limit = 5): ActionPlan[] {
     .slice(0, limit);
 }
 
-const firstSentence = (text: string) => (/^(.+?[.!?])(\s|$)/.exec(text)?.[1] ?? text).replace(/`/g, '');
+/** The cost in its first clause (`Money moves twice`); the analysis in section 1 says the rest. */
+const firstClause = (text: string) => (/^(.+?)(?::\s|\s—\s|[.!?](?:\s|$))/.exec(text)?.[1] ?? text).replace(/`/g, '');
+
+/**
+ * On the first screen a per-action list of twelve leases would push the week's steps off it: past
+ * three distinct values it shows the range and points to the section that lists them all.
+ */
+function compactValue(plan: Plan, label: string, value: string): string {
+  const per: Record<string, [string, (a: ActionPlan) => number]> = {
+    'Lock timeout': ['4.3', (a) => a.lease.leaseMs],
+    'Key expiry': ['5.4', (a) => a.retention.ttlMs],
+  };
+  const entry = per[label];
+  if (!entry || value.split('; ').length <= 3) return value;
+  const values = plan.actions.map(entry[1]);
+  return `${formatMs(Math.min(...values))} to ${formatMs(Math.max(...values))} by action, listed in ${entry[0]}`;
+}
 
 /** The command that creates the store, as the generated files name it. */
 function createStoreStep(ctx: DesignContext): Inline[] {
@@ -32,7 +49,7 @@ function createStoreStep(ctx: DesignContext): Inline[] {
     mysql: `mysql --database="$DB_NAME" < ${ddl?.path ?? ''}`,
     sqlite: `sqlite3 "$SQLITE_FILE" < ${ddl?.path ?? ''}`,
   };
-  if (ddl && commands[plan.stack.store]) return labelled('Create the store', txt`from the code directory: ${code(commands[plan.stack.store] as string)} (additive; nothing reads it yet).`);
+  if (ddl && commands[plan.stack.store]) return labelled('Create the store', txt`${code(commands[plan.stack.store] as string)} in the code directory (additive).`);
   if (plan.stack.store === 'redis') return labelled('Create the store', txt`nothing to create: the runtime’s Redis store loads its scripts on first use. Point ${code('REDIS_URL')} at the instance that will hold the records.`);
   const layout = ctx.artifacts.find((a) => a.path.startsWith('db/'));
   return labelled('Create the store', txt`apply ${code(layout?.path ?? 'the layout in section 4.2')} to ${plan.stack.storeName}.`);
@@ -54,24 +71,29 @@ function providerPatch(a: ActionPlan): Block | undefined {
  */
 export function overviewSection(ctx: DesignContext): Section {
   const { plan } = ctx;
-  const risks = topRisks(plan);
+  // Three risks for a large service, so the week's steps still fit the first screen beside the decisions.
+  const risks = topRisks(plan, plan.actions.length > 6 ? 3 : 5);
   const kinds = [...new Set(plan.actions.map((a) => a.action.kind))];
   const first = plan.highestRisk;
   const middleware = ctx.artifacts.find((a) => /(express|fastify|hono|nestjs|fetch)\.ts$|protect\.ts$|middleware\.go$|_integration\.py$|IdempotentExecutor\.java$/.test(a.path));
   const test = ctx.artifacts.find((a) => /test|Test/.test(a.path) && a.language !== 'markdown');
   const week: Inline[][] = [
     createStoreStep(ctx),
-    labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): mount ${code(middleware?.path ?? 'the generated middleware')} on ${first.trigger} with the key optional (observe mode), watch ${code('duplicates_blocked')} for a day, then require it.`),
+    // A GraphQL mutation shares its route with every operation: its resolver is wrapped, never the route.
+    first.action.operation
+      ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): wrap the resolver of ${first.trigger} ${plan.stack.language === 'typescript' ? txt`with \`idempotentMutation\` from ${code('graphql.ts')}` : txt`in the engine's \`run\` (section 14)`}, have clients send its \`idempotencyKey\` argument, and watch ${code('duplicates_blocked')} for a day.`)
+      : labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): mount ${code(middleware?.path ?? 'the generated middleware')} on ${first.trigger} with the key optional (observe mode), watch ${code('duplicates_blocked')} for a day, then require it.`),
     labelled('Run the generated tests', txt`${code(test?.path ?? 'the test file')} with ${plan.stack.testFramework}: replay, mismatch, concurrency and crash takeover, against an in-memory store.`),
   ];
-  if (plan.assumptions.length > 0) week.push(labelled('Confirm the assumptions', txt`${plan.assumptions.length} answers were assumed (${link('list', 'inputs')}); a wrong p99 duration changes the lock timeout.`));
+  const assumed = assumptionLines(plan).length;
+  if (assumed > 0) week.push(labelled('Confirm the assumptions', txt`${assumed} ${assumed === 1 ? 'answer was' : 'answers were'} assumed (${link('list', 'inputs')}); a wrong p99 duration changes the lock timeout.`));
   const patches = risks.map(providerPatch).filter((b): b is Block => b !== undefined).slice(0, 1);
   const blocks: Block[] = [
-    para(txt`${plan.actions.length} ${plan.actions.length === 1 ? 'action' : 'actions'} in ${plan.projectName} can run twice (${kinds.join(', ')}); each is listed in the ${link('action map', 'action-map')}. The ${risks.length === plan.actions.length ? '' : `${risks.length} `}highest risks:`),
-    table(['Action', 'Where', 'Duplicate cost'], risks.map((a) => [[code(a.action.name)], a.action.location ? [code(a.action.location)] : a.trigger, `${a.impact.severity.toUpperCase()}: ${firstSentence(a.impact.text)}`])),
-    table(['Decision', 'Choice'], keyDecisions(plan).map((d) => [d.label, d.value]), 'Decisions taken'),
+    para(txt`${plan.actions.length} ${plan.actions.length === 1 ? 'action' : 'actions'} in ${plan.projectName} can run twice (${kinds.join(', ')}; ${link('action map', 'action-map')}). The ${risks.length === plan.actions.length ? '' : `${risks.length} `}highest risks:`),
+    table(['Action', 'Where', 'Duplicate cost'], risks.map((a) => [[code(a.action.name)], a.action.location ? [code(a.action.location)] : a.trigger, `${a.impact.severity.toUpperCase()}: ${firstClause(a.impact.text)}`])),
     para(txt`${{ strong: 'This week' }} (the first steps of the ${link('build order', 'build-order')}):`),
     numbered(week),
+    table(['Decision', 'Choice'], keyDecisions(plan).map((d) => [d.label, compactValue(plan, d.label, d.value)]), 'Decisions taken'),
     ...patches,
   ];
   return section('summary', 'At a glance', blocks);

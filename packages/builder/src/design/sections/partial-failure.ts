@@ -1,21 +1,27 @@
 /** Section 5: partial failure recovery — orphaned claims, half-done actions, dead vs slow, cleanup. */
-import { bullets, codeBlock, join, labelled, link, para, plain, rich, section, table, txt } from '../inline.js';
+import { bullets, codeBlock, labelled, link, para, plain, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
 import { formatCount, formatMs } from '../plan/durations.js';
 import type { ActionPlan, Plan } from '../plan/plan.js';
 import { PROVIDER_FACTS } from '../plan/providers.js';
-import { actionAnchor, artifactAt, generatedTransactional, recoveryInCode, type DesignContext } from './context.js';
+import { analysisAnchor } from './action-analysis.js';
+import { artifactAt, generatedTransactional, recoveryInCode, type DesignContext } from './context.js';
 import { groupBy, groupLabel, groupNames, withoutName } from './grouping.js';
 import { claimSequenceDiagram } from './diagrams.js';
 
 const CLEANUP_TEXT = {
-  postgresql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (the runtime’s `purgeExpired`: `FOR UPDATE SKIP LOCKED`, so it never blocks or waits for a claim), using the partial index on `expires_at`. It is safe on every instance at once. PROCESSING rows are never purged: they belong to a live or reclaimable claim.',
-  mysql: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000 (`DELETE … ORDER BY expires_at LIMIT`), short statements that hold row locks for milliseconds. It is safe on every instance at once. PROCESSING rows are never purged.',
-  sqlite: 'A job deletes expired COMPLETED/FAILED rows every minute in batches of 1,000; each batch is one short write transaction, so claims wait at most one batch. PROCESSING rows are never purged.',
-  redis: 'No job deletes records: each finished record carries `PEXPIREAT` (expiry plus a grace period) and Redis removes it; PROCESSING records never expire by themselves. A small job only audits — it counts records with SCAN on a replica for the store_size gauge.',
-  dynamodb: 'DynamoDB TTL on the `ttl` attribute (expiresAt plus a grace period, in epoch seconds) deletes expired items, typically within 48 hours and free of write cost; until then every condition checks `expiresAt` itself, so a late deletion never makes an expired record replayable.',
-  mongodb: 'The TTL index on `expires_at` deletes expired documents (the TTL monitor runs every 60 s); claims check `expires_at` themselves, so a late deletion never makes an expired record replayable.',
+  postgresql: 'A job deletes expired COMPLETED/FAILED rows every minute, 1,000 at a time (`purgeExpired`, `SKIP LOCKED`: it never waits for a claim), on every instance; PROCESSING rows are never purged.',
+  mysql: 'A job deletes expired COMPLETED/FAILED rows every minute, 1,000 at a time (`DELETE … ORDER BY expires_at LIMIT`); safe on every instance at once. PROCESSING rows are never purged.',
+  sqlite: 'A job deletes expired COMPLETED/FAILED rows every minute, 1,000 per short write transaction. PROCESSING rows are never purged.',
+  redis: 'Redis deletes each finished record by its `PEXPIREAT`; PROCESSING records never expire by themselves. A small job only counts records (SCAN on a replica) for the store_size gauge.',
+  dynamodb: 'DynamoDB TTL on `ttl` (expiresAt plus a grace period) deletes expired items, typically within 48 hours; every condition checks `expiresAt` itself, so a late deletion never makes a record replayable.',
+  mongodb: 'The TTL index on `expires_at` deletes expired documents (every 60 s); claims check `expires_at` themselves, so a late deletion never makes a record replayable.',
 } as const;
+
+/** The closing sentence every retention justification shares (design/plan/timing.ts). */
+const SHARED_EXPIRY_REASON = /A retry that arrives later is treated as a new request[\s\S]*$/;
+/** The lease is always among the bounds and never binds in practice: naming it says nothing. */
+const LEASE_BOUND = /(?:; )?[\d.]+ (?:ms|s|min) from the lease \(a record must outlive its own lock\)/;
 
 function reconciliation(a: ActionPlan): string | undefined {
   const provider = a.action.provider;
@@ -34,7 +40,7 @@ function storageEstimate(plan: Plan): string {
   const rows = plan.keysPerDay * Math.max(1, plan.maxTtlMs / 86_400_000);
   const bytes = rows * 1024;
   const gib = bytes / 2 ** 30;
-  return `Steady state: ${formatCount(plan.keysPerDay)} keys a day × ${formatMs(plan.maxTtlMs)} ≈ ${formatCount(rows)} records; at about 1 KiB each (key, fingerprint, a small JSON response, index entries) that is ${gib < 1 ? `${Math.max(1, Math.round(gib * 1024))} MiB` : `${gib.toFixed(1)} GiB`}.`;
+  return `Steady state: ${formatCount(plan.keysPerDay)} keys a day × ${formatMs(plan.maxTtlMs)} ≈ ${formatCount(rows)} records of about 1 KiB, ${gib < 1 ? `${Math.max(1, Math.round(gib * 1024))} MiB` : `${gib.toFixed(1)} GiB`}.`;
 }
 
 /**
@@ -44,32 +50,32 @@ function storageEstimate(plan: Plan): string {
 export function partialFailureSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const crash = section('crash-after-claim', '5.1 Crash after the claim, before completion', [
-    para(txt`The orphan is a record still PROCESSING whose \`locked_until\` has passed. Nothing scans for it to retry on its own initiative: the next retry of the same key (client, broker or scheduler) finds it, and the reclaim in section 4.6 takes it over atomically with \`lock_version + 1\`. The runbook’s stuck-record query shows orphans that nobody retried.`),
+    para(txt`An orphan (PROCESSING, \`locked_until\` passed) is taken over by the next retry of its key (4.6); the runbook lists those nobody retried.`),
     claimSequenceDiagram(plan, generatedTransactional(ctx)),
-    table(['Actions', 'Detected after', 'Strategy'], groupBy(plan.actions, (a) => withoutName(a, `${a.lease.leaseMs}|${recoveryInCode(ctx, a).summary}`), (a) => a).map(({ actions, value: a }) => [groupLabel(actions), formatMs(a.lease.leaseMs), rich(withoutName(a, recoveryInCode(ctx, a).summary).split('{action}').join('the action'))])),
+    // Each treatment's recovery is written once, in section 1: with several treatments, a table of links.
+    ...(plan.actions.length > 1
+      ? [table(['Actions', 'Orphan detected after', 'Recovery'], groupBy(plan.actions, (a) => withoutName(a, `${a.lease.leaseMs}|${recoveryInCode(ctx, a).summary}`), (a) => a).map(({ actions, value: a }) => [groupLabel(actions), formatMs(a.lease.leaseMs), [link('recovery path', analysisAnchor(ctx, a))]]))]
+      : []),
   ]);
   const reconcile = groupBy(plan.actions.filter((a) => reconciliation(a) !== undefined), (a) => withoutName(a, reconciliation(a) ?? ''), (a) => a).map(({ actions, value: a }) => (reconciliation(a) ?? '').replace(`${a.action.name}:`, `${groupLabel(actions)}:`));
-  const partialBlocks: Block[] = [
-    // Each treatment's full recovery path is written once, in section 1; this section adds what is specific to a half-done action.
-    para(txt`Each action’s full recovery path is stated once, with its treatment, in ${link('section 1', 'action-analysis')}: ${join(groupBy(plan.actions, (x) => withoutName(x, recoveryInCode(ctx, x).summary), (x) => x).map(({ actions }) => [{ text: `${groupLabel(actions)} — ` }, { link: { text: 'recovery path', target: actionAnchor('action', actions[0] as ActionPlan) } }]), '; ')}.`),
-  ];
-  if (reconcile.length > 0) {
-    partialBlocks.push(para(txt`Reconciliation job for provider calls (the charge succeeded, the local write did not):`));
-    partialBlocks.push(bullets(reconcile.map((text) => rich(text))));
-  }
+  // Each treatment's full recovery path is written once, in section 1 (linked above); here only what a half-done provider call adds.
+  const partialBlocks: Block[] = reconcile.length > 0
+    ? [para(txt`Each action’s recovery path is in ${link('section 1', 'action-analysis')}. Reconciliation job for provider calls (charged at the provider, local write lost):`), bullets(reconcile.map((text) => rich(text)))]
+    : [para(txt`No provider call needs reconciling; each recovery path is in ${link('section 1', 'action-analysis')}.`)];
   const partial = section('partially-completed', '5.2 Action partially completed', partialBlocks);
   const alive = section('still-processing', '5.3 Failed permanently, or still processing elsewhere?', [
-    para(txt`Age decides nothing; the lease does. A live worker extends it every third of the lease (heartbeat), so a running lease means a live worker and a lapsed one means nobody. A worker told its lease is lost stops; its late completion carries a stale lock_version and is refused.`),
+    para(txt`The lease decides, not age: a live worker heartbeats, so a lapsed lease means nobody is working; a worker that lost it stops.`),
     bullets([
-      labelled('Permanent failure', txt`(declined card, validation error): the record becomes FAILED with the error response, and retries replay that answer instead of charging again.`),
-      labelled('Transient failure', txt`(timeout, 5xx from a dependency): the claim is released at once, so a retry with the same key runs again without waiting for the lease.`),
-      labelled('Unclassified errors', txt`count as transient — retrying a request that never completed is safe, because the provider key makes the provider side idempotent too.`),
+      labelled('Permanent failure', txt`(declined card, validation error): stored as FAILED; retries replay that answer.`),
+      labelled('Transient failure', txt`(timeout, a dependency’s 5xx): the claim is released at once; the retry runs again.`),
+      labelled('Unclassified errors', txt`count as transient${plan.actions.some((a) => a.action.provider && a.action.kind !== 'webhook') ? '; the derived provider key keeps a re-run idempotent at the provider' : ''}.`),
     ]),
   ]);
   const cleanupArtifact = artifactAt(ctx, plan.stack.language === 'python' ? 'cleanup.py' : plan.stack.language === 'go' ? 'cleanup.go' : plan.stack.language === 'java' ? 'IdempotencyCleanupJob.java' : 'cleanup.ts');
   const cleanup = section('cleanup', '5.4 Cleanup and key expiry', [
-    bullets(groupBy(plan.actions, (a) => withoutName(a, a.retention.justification), (a) => a).map(({ actions, value: a }) => labelled('Key expiry', txt`${groupNames(actions)} ${formatMs(a.retention.ttlMs)}. ${rich(withoutName(a, a.retention.justification).split('{action}').join('the action'))}`))),
-    para(txt`An expired record is never replayed: a request after expiry counts as new (the runtime’s \`onExpired: 'new'\`), and an expired key can never be reactivated into an old response. Where a late retry must be refused instead, set \`onExpired: 'reject'\` (422).`),
+    // The plan's justification ends with the same reason for every action; it is said once, below.
+    bullets(groupBy(plan.actions, (a) => withoutName(a, a.retention.justification), (a) => a).map(({ actions, value: a }) => labelled('Key expiry', txt`${groupNames(actions)} ${formatMs(a.retention.ttlMs)}, the retry window. ${rich(withoutName(a, a.retention.justification).replace(SHARED_EXPIRY_REASON, '').replace(LEASE_BOUND, '').replace(/ It also covers \.\s*$/, '').trim().split('{action}').join('the action'))}`))),
+    para(txt`After the window a request runs as new (\`onExpired: 'new'\`; \`'reject'\` answers 422); an expired record is never replayed.`),
     para(rich(CLEANUP_TEXT[plan.stack.store])),
     para(plain(storageEstimate(plan))),
     ...(cleanupArtifact ? [codeBlock(cleanupArtifact.language === 'markdown' ? 'text' : cleanupArtifact.language, cleanupArtifact.content, `Cleanup job — ${cleanupArtifact.path}`)] : []),
@@ -77,7 +83,7 @@ export function partialFailureSection(ctx: DesignContext): Section {
   return section(
     'partial-failure',
     '5. Partial failure recovery',
-    [para(txt`What happens when the process dies between claiming a key and recording the outcome — the hardest part of the design.`)],
+    [],
     [crash, partial, alive, cleanup],
   );
 }

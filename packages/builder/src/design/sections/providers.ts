@@ -5,6 +5,7 @@ import { formatMs } from '../plan/durations.js';
 import { PROVIDER_FACTS, type Provider } from '../plan/providers.js';
 import { artifactAt, type DesignContext } from './context.js';
 import { groupBy, groupNames } from './grouping.js';
+import { providerCallsSection } from './provider-calls.js';
 
 const HOW: Record<Provider, string> = {
   stripe: 'Pass the local key as the `Idempotency-Key` header (request option `idempotencyKey` in stripe-node). The key sent is derived by the runtime (`stripeIdempotencyKey` in `@idempotency-builder/runtime/payments`): `{scope}:{key}` (and `:{step}` for a sub-operation), as is when it fits 255 characters of `[A-Za-z0-9_.:-]`, otherwise a readable prefix plus `~h` and the base64url SHA-256 of the whole, exactly 255 long. If Stripe answers with a cached result (`Idempotent-Replayed: true`), store it locally as COMPLETED. A key reused with different parameters is an error at Stripe as well as locally.',
@@ -20,10 +21,13 @@ const HOW: Record<Provider, string> = {
 export function providersSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const used = [...new Set([...plan.answers.paymentProviders, ...plan.actions.flatMap((a) => (a.action.provider ? [a.action.provider] : []))])];
+  // Every money-moving call found in the code, with its key verdict and fix (also Braintree, which the plan does not design for).
+  const calls = providerCallsSection(ctx);
+  const children = calls ? [calls] : [];
   if (used.length === 0) {
     return section('providers', '6. Payment provider coordination', [
-      para(txt`No payment provider is involved. One added later gets a key derived from the local key (Stripe and Adyen \`Idempotency-Key\`, PayPal \`PayPal-Request-Id\` = UUIDv5), and key expiry rises to its window (24 hours, 31 days, 45 days).`),
-    ]);
+      para(txt`No payment provider is involved${calls ? ' in the protected actions' : ''}. One added later gets a key derived from the local key (Stripe and Adyen \`Idempotency-Key\`, PayPal \`PayPal-Request-Id\` = UUIDv5), and key expiry rises to its window (24 hours, 31 days, 45 days).`),
+    ], children);
   }
   const rows = used.map((provider) => {
     const facts = PROVIDER_FACTS[provider];
@@ -41,5 +45,5 @@ export function providersSection(ctx: DesignContext): Section {
     table(['Action', 'Local key', 'Provider field', 'Provider key', 'Reference (step 1)'], examples, 'Derived keys for the examples of section 2'),
     bullets(groupBy(plan.actions.filter((a) => a.action.provider && a.action.kind !== 'webhook'), (a) => `${a.retention.ttlMs}|${a.action.provider}`, (a) => a).map(({ actions, value: a }) => labelled('Key expiry', txt`${groupNames(actions)} keep${actions.length === 1 ? 's' : ''} the local record ${formatMs(a.retention.ttlMs)}, at least ${PROVIDER_FACTS[a.action.provider as Provider].name}’s ${formatMs(PROVIDER_FACTS[a.action.provider as Provider].windowMs)}: a retry the provider would still recognise must be recognised locally too, or the local side would run it as new.`))),
     ...(keys ? [codeBlock(keys.language === 'markdown' ? 'text' : keys.language, keys.content, keys.path)] : []),
-  ]);
+  ], children);
 }

@@ -28,7 +28,7 @@ export function sagaSection(ctx: DesignContext): Section {
   const sagas = ctx.plan.actions.map(sagaFor).filter((s): s is Section => s !== undefined);
   if (sagas.length === 0) {
     return section('saga', '7. Multi-step (saga) idempotency', [
-      para(txt`No protected action has several steps: one record per key is enough. A multi-step action would get a sub-key \`{key}_{n}\` per step, resume at the first step not DONE, and compensate newest first.`),
+      para(txt`No protected action has several steps: one record per key is enough.`),
     ]);
   }
   if (ctx.plan.stack.language === 'typescript') {

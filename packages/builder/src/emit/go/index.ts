@@ -69,7 +69,9 @@ export function goArtifacts(plan: Plan): Artifact[] {
     {
       path: 'go.mod',
       language: 'text',
-      content: `module ${goModule(plan.projectName)}/idempotency\n\ngo 1.19\n\n// The driver the conformance test opens; the package itself needs only the standard library.\nrequire ${driver.module} ${driver.version}\n`,
+      // The project's module path and go version (go.mod), so the import path is the same whether
+      // the package stays a nested module or moves into the project's module.
+      content: `module ${plan.stack.level.goModule ?? goModule(plan.projectName)}/idempotency\n\ngo ${plan.stack.level.goVersion}\n\n// The driver the conformance test opens; the package itself needs only the standard library.\nrequire ${driver.module} ${driver.version}\n`,
       purpose: 'Go module (run go mod tidy once).',
     },
   );

@@ -1,8 +1,9 @@
 /**
- * The Java artifacts: package com.example.idempotency, copied from templates/java/ (real Java 17,
- * compiled by javac) plus ProjectData.java, the only per-project file (project.json as a text
- * block). JDK-only core and stores (JDBC; Redis through a Commands port, with a minimal RESP
- * client), Spring Boot glue, JUnit 5 tests and the shared conformance scenario runner.
+ * The Java artifacts: package com.example.idempotency, copied from templates/java/ (real Java,
+ * compiled by javac at release 11 and 17) plus ProjectData.java, the only per-project file
+ * (project.json as a text block, or joined string literals below release 15). JDK-only core and
+ * stores (JDBC; Redis through a Commands port, with a minimal RESP client), Spring Boot glue,
+ * JUnit 5 tests and the shared conformance scenario runner.
  */
 import type { Artifact } from '../../design/model.js';
 import type { Plan } from '../../design/plan/plan.js';
@@ -35,18 +36,38 @@ const PURPOSES: Record<string, string> = {
 const hasProviders = (plan: Plan) => plan.answers.paymentProviders.length > 0 || plan.actions.some((a) => a.action.provider);
 
 /**
- * project.json as a Java text block: backslashes doubled and `"""` escaped, every line at column
- * 0 so the text block keeps it byte for byte (JSON strings hold no raw newlines or trailing blanks).
+ * A Java string literal: quotes and backslashes escaped, control characters as octal escapes,
+ * other non-ASCII as \uXXXX escapes (javac decodes those before lexing, which is safe above the
+ * ASCII range only), so the file compiles in any source encoding.
+ */
+function javaString(line: string): string {
+  let escaped = '';
+  for (const char of line) {
+    const code = char.charCodeAt(0);
+    if (char === '"' || char === '\\') escaped += `\\${char}`;
+    else if (code < 0x20) escaped += `\\${code.toString(8).padStart(3, '0')}`;
+    // Both UTF-16 units of a character outside the BMP.
+    else if (code > 0x7e) escaped += Array.from({ length: char.length }, (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+    else escaped += char;
+  }
+  return `"${escaped}"`;
+}
+
+/**
+ * project.json as Java source: a text block from release 15 on (backslashes doubled and `"""`
+ * escaped, every line at column 0 so it keeps the JSON byte for byte), below that one string
+ * literal per line joined with newlines.
  * @example projectDataJava('{"a": 1}\n').includes('static final String JSON')
  */
-export function projectDataJava(json: string): string {
-  const block = json.replace(/\\/g, '\\\\').replace(/"""/g, '\\"""');
+export function projectDataJava(json: string, release = 17): string {
+  const value = release >= 15
+    ? `"""\n${json.replace(/\\/g, '\\\\').replace(/"""/g, '\\"""')}"""`
+    : `String.join("\\n",\n${json.split('\n').map((line) => `            ${javaString(line)}`).join(',\n')})`;
   return `package ${JAVA_PACKAGE};
 
 /** Per-project data (project.json), rendered by idempotency-builder: the only file that differs between projects. */
 final class ProjectData {
-    static final String JSON = """
-${block}""";
+    static final String JSON = ${value};
 
     private ProjectData() {}
 }
@@ -75,7 +96,7 @@ export function javaArtifacts(plan: Plan): Artifact[] {
     {
       path: 'ProjectData.java',
       language: 'java',
-      content: projectDataJava(projectJson(plan, { postgresql: 'question', mysql: 'question', sqlite: 'question' })),
+      content: projectDataJava(projectJson(plan, { postgresql: 'question', mysql: 'question', sqlite: 'question' }), plan.stack.level.javaRelease),
       purpose: 'Per-project data: project.json as a text block.',
     },
   ];

@@ -13,7 +13,8 @@ const ms = (value: number) => value.toLocaleString('en-US').replace(/,/g, '_');
  * @example engineFile(plan).includes('createIdempotency')
  */
 export function engineFile(plan: Plan): string {
-  const store = STORE_IMPORTS[plan.stack.store];
+  const imports = STORE_IMPORTS[plan.stack.store];
+  const store = plan.stack.level.moduleFormat === 'cjs' && imports.commonjs ? { ...imports, ...imports.commonjs } : imports;
   const maxLease = Math.max(...plan.actions.map((a) => a.lease.leaseMs));
   const policies = plan.actions
     .map((a) => `  /** lease: ${a.lease.justification.split('. ')[0]}. */\n  ${a.action.name}: { leaseMs: ${ms(a.lease.leaseMs)}, ttlMs: ${ms(a.retention.ttlMs)} },`)

@@ -4,6 +4,7 @@
  */
 import type { Plan } from '../../design/plan/plan.js';
 import type { CodeFramework } from '../../design/plan/stack.js';
+import { isGraphqlMutation } from './graphql-file.js';
 import { intentRule, isHttp } from './protect-file.js';
 
 export const ADAPTER_MODULE: Record<string, string> = {
@@ -49,7 +50,8 @@ function entries(actions: readonly string[], wrap: (action: string) => string): 
  * @example frameworkFile(plan, 'express')?.includes('idempotencyMiddleware')
  */
 export function frameworkFile(plan: Plan, framework: CodeFramework): string | undefined {
-  const actions = plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header').map((a) => a.action.name);
+  // A GraphQL mutation's route is the endpoint every operation shares: it is guarded in graphql.ts.
+  const actions = plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header' && !isGraphqlMutation(a)).map((a) => a.action.name);
   if (actions.length === 0) return undefined;
   const union = actions.map((name) => JSON.stringify(name)).join(' | ');
   switch (framework) {

@@ -7,6 +7,7 @@ import type { Plan } from '../../design/plan/plan.js';
 import { cleanupFile, providerKeysFile, workerFile } from './ops-files.js';
 import { engineFile, fingerprintsFile } from './core-files.js';
 import { frameworkFile } from './framework-files.js';
+import { graphqlFile } from './graphql-file.js';
 import { MONGO_UNTESTED, mongoStoreFile } from './mongo-store-file.js';
 import { protectFile } from './protect-file.js';
 import { sagaFile } from './saga-file.js';
@@ -33,6 +34,8 @@ export function typescriptArtifacts(plan: Plan): Artifact[] {
   if (protect) {
     files.push({ path: `protect.ts`, language: 'typescript', content: protect, purpose: 'The lock-check-process-store flow for routes whose key is derived from the request content.' });
   }
+  const graphql = graphqlFile(plan);
+  if (graphql) files.push({ path: 'graphql.ts', language: 'typescript', content: graphql, purpose: "GraphQL mutations: each resolver wrapped on the runtime's engine, keyed by the mutation's idempotencyKey argument (route middleware cannot tell operations on the shared endpoint apart)." });
   const webhooks = webhookFile(plan);
   if (webhooks) files.push({ path: 'webhooks.ts', language: 'typescript', content: webhooks, purpose: "Webhook endpoints on the runtime's createWebhookHandler: verified with the provider's SDK, deduplicated on its event id." });
   const worker = workerFile(plan);
@@ -44,5 +47,14 @@ export function typescriptArtifacts(plan: Plan): Artifact[] {
   files.push({ path: `cleanup.ts`, language: 'typescript', content: cleanupFile(), purpose: 'Cleanup job: purges expired records in batches.' });
   const testFramework = plan.stack.testFramework === 'jest' ? 'jest' : 'vitest';
   files.push({ path: 'idempotency.test.ts', language: 'typescript', content: testFile(plan, testFramework), purpose: `Test suite (${testFramework}) for the section 11 scenarios.` });
-  return files;
+  return plan.stack.level.relativeImportExtension === '.js' ? files : files.map((file) => ({ ...file, content: withoutJsExtensions(file.content) }));
+}
+
+/**
+ * Relative imports without `.js` (`'./idempotency'`): under node10 (CommonJS) or bundler resolution
+ * the project's own files are written so, and ts-jest and webpack resolve no `.js` onto a `.ts` file.
+ * @example withoutJsExtensions("import { store } from './idempotency.js';") // "import { store } from './idempotency';"
+ */
+export function withoutJsExtensions(source: string): string {
+  return source.replace(/(['"])(\.\.?\/[\w./-]+?)\.js\1/g, '$1$2$1');
 }

@@ -19,6 +19,12 @@ export interface StoreImport {
   readonly setup: readonly string[];
   /** npm packages the user's project needs for this store. */
   readonly packages: readonly string[];
+  /**
+   * For files compiled to CommonJS: the driver imported by name. A default import of a CommonJS
+   * driver (`import pg from 'pg'`) type-checks under allowSyntheticDefaultImports but is undefined
+   * at run time without esModuleInterop — a stock NestJS tsconfig.
+   */
+  readonly commonjs?: { readonly driverImports: readonly string[]; readonly setup: readonly string[] };
 }
 
 export const STORE_IMPORTS: Record<StoreKind, StoreImport> = {
@@ -29,6 +35,10 @@ export const STORE_IMPORTS: Record<StoreKind, StoreImport> = {
     setup: ['const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });'],
     create: 'createPostgresStore({ db: pool })',
     packages: ['pg'],
+    commonjs: {
+      driverImports: ["import { Pool } from 'pg';"],
+      setup: ['const pool = new Pool({ connectionString: process.env.DATABASE_URL });'],
+    },
   },
   mysql: {
     module: '@idempotency-builder/runtime/mysql',
@@ -37,6 +47,10 @@ export const STORE_IMPORTS: Record<StoreKind, StoreImport> = {
     setup: ["const pool = mysql.createPool(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/app');"],
     create: 'createMysqlStore({ db: pool })',
     packages: ['mysql2'],
+    commonjs: {
+      driverImports: ["import { createPool } from 'mysql2/promise';"],
+      setup: ["const pool = createPool(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/app');"],
+    },
   },
   sqlite: {
     module: '@idempotency-builder/runtime/sqlite',

@@ -14,7 +14,9 @@ const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /\b\w*(PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\b[^;]*?\.(Create|Confirm|Capture)(Async)?\(|\b\w+\.(Create|Confirm|Capture)Async\([^;]*new RequestOptions/, key: /IdempotencyKey/, requires: /using Stripe/ },
   // `var service = new SessionService(); … await service.CreateAsync(options)`: the call on its own line.
   { kind: 'payment', value: 'stripe', pattern: /\b\w*[sS]ervice\.(Create|Confirm|Capture)(Async)?\((?![^;]*new RequestOptions)/, key: /IdempotencyKey/, requires: /new (PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\(/ },
-  { kind: 'payment', value: 'adyen', pattern: /\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment)(Async)?\(/, key: /IdempotencyKey/, requires: /using Adyen/ },
+  // PayPal server SDK: the key is the input's PaypalRequestId, usually set where the input is built (not seen in the call).
+  { kind: 'payment', value: 'paypal', pattern: /\b\w*[oO]rdersController\.(CreateOrder|CaptureOrder|AuthorizeOrder)(Async)?\(/, key: /PaypalRequestId|PayPal-Request-Id/i, requires: /PaypalServerSdk|PayPal/ },
+  { kind: 'payment', value: 'adyen', pattern: /\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment|CancelAuthorisedPaymentByPspReference|RefundOrCancelPayment|UpdateAuthorisedAmount)(Async)?\(/, key: /IdempotencyKey/, requires: /using Adyen/ },
   { kind: 'consumer', value: 'rabbitmq', pattern: /\.BasicConsume(?:Async)?\(\s*(?:queue:\s*)?(?:"([^"]+)")?/, channel: 1 },
   { kind: 'consumer', value: 'other', pattern: /:\s*IConsumer<(\w+)>/, channel: 1 },
   { kind: 'consumer', value: 'kafka', pattern: /\.Subscribe\(\s*"([^"]+)"/, channel: 1, requires: /Confluent\.Kafka/ },

@@ -4,12 +4,21 @@
  * their rule tables; the application of rules is shared here.
  */
 import { formatLocation } from '../location.js';
-import type { Broker, Database, FileFindings, Provider } from '../types.js';
-import { keyExpressionIn, keyIssue } from '../provider-keys.js';
+import { addEntry, appendArgument, fixSiteAt, KEY_PLACEHOLDER } from '../fix-site.js';
+import type { Broker, CallProvider, Database, FileFindings, PaymentCallFinding } from '../types.js';
+import { judgeKey, keyExpressionIn, operationOf } from '../provider-keys.js';
 import { callText, matchesWithLines } from './line-patterns.js';
 
 export type EffectRule =
-  | { readonly kind: 'payment'; readonly pattern: RegExp; readonly value: Provider; readonly key: RegExp; readonly requires?: RegExp }
+  | {
+    readonly kind: 'payment'; readonly pattern: RegExp; readonly value: CallProvider; readonly key: RegExp; readonly requires?: RegExp;
+    /** Where a missing key goes: a new last argument, or a first entry of the call's `{…}` argument; `{{KEY}}` = the derived key. */
+    readonly fix?: { readonly argument: string } | { readonly entry: string; readonly unless?: RegExp };
+    /** The match is a whole statement (an HTTP request builder): the key is looked for in it, not in one call's parentheses. */
+    readonly statement?: boolean;
+    /** How the call is named: `requests POST /v2/checkout/orders/:id/capture` for REST, else the match. */
+    readonly label?: (match: RegExpMatchArray) => string;
+  }
   | { readonly kind: 'consumer'; readonly pattern: RegExp; readonly value: Broker; readonly channel?: number; readonly requires?: RegExp }
   | { readonly kind: 'scheduler'; readonly pattern: RegExp; readonly value: string; readonly schedule?: number; readonly handler?: number; readonly requires?: RegExp }
   | { readonly kind: 'database'; readonly pattern: RegExp; readonly value: Database; readonly requires?: RegExp }
@@ -32,18 +41,7 @@ export function applyEffectRules(relPath: string, text: string, rules: readonly 
       const evidence = match[0].trim().replace(/\s+/g, ' ');
       switch (rule.kind) {
         case 'payment': {
-          // From the call's own parenthesis: `new XService().CreateAsync(...)` has two.
-          const call = callText(text, index + Math.max(0, match[0].lastIndexOf('(')));
-          const key = rule.key.test(call) ? keyExpressionIn(call) : undefined;
-          const issue = key ? keyIssue(key) : undefined;
-          out.paymentCalls.push({
-            provider: rule.value,
-            call: evidence.replace(/\($/, ''),
-            location,
-            passesIdempotencyKey: rule.key.test(call),
-            ...(key ? { keyExpression: key } : {}),
-            ...(issue ? { keyIssue: issue } : {}),
-          });
+          out.paymentCalls.push(paymentFinding(relPath, text, rule, match, index, location, evidence));
           break;
         }
         case 'consumer': {
@@ -68,4 +66,78 @@ export function applyEffectRules(relPath: string, text: string, rules: readonly 
       }
     }
   }
+}
+
+type PaymentRule = Extract<EffectRule, { kind: 'payment' }>;
+
+/**
+ * A provider REST call's name: client, method and path with parameters as `:id`.
+ * @example restLabel('requests', '/v2/checkout/orders/{order_id}/capture') // 'requests POST /v2/checkout/orders/:id/capture'
+ */
+export function restLabel(client: string, path: string): string {
+  return `${client} POST ${path.replace(/\{[^}]*\}|#\{[^}]*\}|["']\s*\+\s*[\w.()]+\s*\+\s*["']|%s|%v/g, ':id')}`;
+}
+
+// The money-moving REST paths of PayPal (Orders v2, Payments v2, Payouts) and Stripe, as they appear inside a URL literal.
+export const PAYPAL_REST_PATH = String.raw`\/v2\/checkout\/orders(?:\/[^"'\n]*?\/(?:capture|authorize))?|\/v2\/payments\/(?:authorizations\/[^"'\n]*?\/capture|captures\/[^"'\n]*?\/refund)|\/v1\/payments\/payouts`;
+export const STRIPE_REST_PATH = String.raw`\/v1\/(?:payment_intents|charges|refunds|payouts|transfers|checkout\/sessions)(?:\/[^"'\n]*?\/(?:confirm|capture|cancel))?`;
+
+/** The value a bare name was last given before `before` (`key = f"..."`, `key := ...`, `String key = ...`), with its offset. */
+function assignedBefore(text: string, name: string, before: number): { value: string; offset: number } | undefined {
+  const pattern = new RegExp(`(?:^|[\\s;(])(?:(?:final\\s+)?(?:var|val|let|const|String|string|\\w+)\\s+)?${name}\\s*(?::=|=(?!=))\\s*([^\\n;]+)`, 'g');
+  let found: { value: string; offset: number } | undefined;
+  for (const m of text.slice(0, before).matchAll(pattern)) {
+    const value = (m[1] ?? '').trim().replace(/[,)]\s*$/, '');
+    found = { value, offset: (m.index ?? 0) + m[0].indexOf(m[1] ?? '') };
+  }
+  return found;
+}
+
+/** `headers=h` / `headers: h` passed by name: the dict or map that name was given, so the key inside it is seen. */
+function resolvedHeaders(text: string, call: string, before: number): { searched: string; from: number } {
+  const name = /headers\s*[=:]\s*([A-Za-z_]\w*)\b(?!\s*[({[])/.exec(call)?.[1];
+  if (!name) return { searched: call, from: before };
+  // The last assignment of that name before the call (`headers = {` on its own line), not a keyword argument elsewhere.
+  const assignments = [...text.slice(0, before).matchAll(new RegExp(`(?:^|\\n)[ \\t]*${name}\\s*(?::\\s*[\\w\\[\\], ]+)?=\\s*\\{`, 'g'))];
+  const last = assignments[assignments.length - 1];
+  const start = last ? (last.index ?? 0) + last[0].indexOf(name) : -1;
+  // Braces read as parentheses so the dict's extent is found the way a call's is.
+  return start < 0 ? { searched: call, from: before } : { searched: `${call}\n${callText(text.replace(/\{/g, '(').replace(/\}/g, ')'), start)}`, from: start };
+}
+
+/** One provider call found by a rule: its key, the key's verdict, and where the fix goes. */
+function paymentFinding(relPath: string, text: string, rule: PaymentRule, match: RegExpMatchArray, index: number, location: string, evidence: string): PaymentCallFinding {
+  // From the call's own parenthesis: `new XService().CreateAsync(...)` has two.
+  const open = index + Math.max(0, match[0].lastIndexOf('('));
+  const call = rule.statement ? match[0] : callText(text, open);
+  const { searched, from } = resolvedHeaders(text, call, index);
+  const passes = rule.key.test(searched);
+  const name = rule.label ? rule.label(match) : evidence.replace(/\($/, '');
+  const base = { provider: rule.value, call: name, location };
+  const written = passes ? keyExpressionIn(searched) : undefined;
+  if (!passes || !written) {
+    const fix = passes ? undefined : missingKeyFix(relPath, text, rule, open, call);
+    return { ...base, passesIdempotencyKey: passes, ...(fix ? { fix } : {}) };
+  }
+  const assigned = /^[A-Za-z_]\w*$/.test(written) ? assignedBefore(text, written, index) : undefined;
+  const valueOffset = assigned?.offset ?? text.indexOf(written, from);
+  const value = assigned?.value ?? written;
+  const verdict = judgeKey(value, operationOf(name));
+  const keyLocation = valueOffset >= 0 ? fixSiteAt(relPath, text, valueOffset, 0, '')?.location : undefined;
+  const fix = verdict.verdict !== 'sound' && valueOffset >= 0 ? fixSiteAt(relPath, text, valueOffset, value.length, KEY_PLACEHOLDER) : undefined;
+  return {
+    ...base, passesIdempotencyKey: true, keyExpression: written,
+    ...(verdict.verdict === 'unsound' ? { keyIssue: verdict.reason } : {}),
+    keyVerdict: verdict,
+    ...(keyLocation ? { keyLocation } : {}),
+    ...(fix ? { fix } : {}),
+  };
+}
+
+function missingKeyFix(relPath: string, text: string, rule: PaymentRule, open: number, call: string): PaymentCallFinding['fix'] {
+  if (!rule.fix || rule.statement || !call.endsWith(')')) return undefined;
+  if ('argument' in rule.fix) return appendArgument(relPath, text, open + call.length - 1, rule.fix.argument);
+  const brace = /^\(\s*\{/.exec(call);
+  if (!brace || rule.fix.unless?.test(call)) return undefined;
+  return addEntry(relPath, text, open + brace[0].length - 1, rule.fix.entry);
 }

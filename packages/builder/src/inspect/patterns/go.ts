@@ -1,13 +1,14 @@
 /**
  * Go by reliable patterns: gin/echo `r.POST("/x", h)` with `Group` prefixes, chi `r.Post`,
  * net/http 1.22 `mux.HandleFunc("POST /x", h)` and gorilla `.Methods("POST")`; struct json tags as
- * body shapes; stripe-go/Adyen calls; amqp, NATS, kafka-go and SQS consumers; robfig/cron and
- * tickers; pgx, database/sql and go-redis clients.
+ * body shapes; stripe-go/Adyen calls; pgx, database/sql and go-redis clients; consumers and
+ * schedules (kafka-go, sarama, amqp, NATS, SQS, robfig/cron, gocron, tickers) in go-consumers.ts.
  */
 import { formatLocation } from '../location.js';
 import { emptyRouteFacts, type RouteFacts } from '../route-graph.js';
 import { emptyFindings, type EndpointFinding, type Framework, type MutatingMethod, type ScanResult } from '../types.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
+import { scanGoConsumers, scanGoSchedules } from './go-consumers.js';
 import { braceBlockEnd, matchesWithLines, sliceLines } from './line-patterns.js';
 
 const UPPER: Record<string, MutatingMethod> = { POST: 'POST', PUT: 'PUT', PATCH: 'PATCH', DELETE: 'DELETE' };
@@ -15,13 +16,7 @@ const UPPER: Record<string, MutatingMethod> = { POST: 'POST', PUT: 'PUT', PATCH:
 const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /\b(paymentintent|charge|refund|payout|transfer|session)\.(New|Confirm|Capture)\(/, key: /SetIdempotencyKey|IdempotencyKey/, requires: /stripe-go/ },
   { kind: 'payment', value: 'stripe', pattern: /\.V1(PaymentIntents|Charges|Refunds|Payouts|Transfers)\.(Create|Confirm|Capture)\(/, key: /SetIdempotencyKey|IdempotencyKey/, requires: /stripe-go/ },
-  { kind: 'payment', value: 'adyen', pattern: /\.(PaymentsApi|ModificationsApi)\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment)\(/, key: /IdempotencyKey/, requires: /adyen-go-api-library/ },
-  { kind: 'consumer', value: 'rabbitmq', pattern: /\.Consume\(\s*(?:"([^"]+)")?/, channel: 1, requires: /amqp091-go|streadway\/amqp/ },
-  { kind: 'consumer', value: 'nats', pattern: /\.(?:Queue)?Subscribe\(\s*"([^"]+)"/, channel: 1, requires: /nats\.go/ },
-  { kind: 'consumer', value: 'kafka', pattern: /\.(?:ReadMessage|FetchMessage)\(/, requires: /kafka-go/ },
-  { kind: 'consumer', value: 'sqs', pattern: /\.ReceiveMessage\(/, requires: /service\/sqs/ },
-  { kind: 'scheduler', value: 'robfig/cron', pattern: /\.(?:AddFunc|AddJob)\(\s*"([^"]+)"/, schedule: 1, requires: /robfig\/cron/ },
-  { kind: 'scheduler', value: 'time.Ticker', pattern: /\btime\.(?:NewTicker|Tick)\(([^)]*)\)/, schedule: 1 },
+  { kind: 'payment', value: 'adyen', pattern: /\.(PaymentsApi|ModificationsApi)\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment|CancelAuthorisedPaymentByPspReference|RefundOrCancelPayment|UpdateAuthorisedAmount)\(/, key: /IdempotencyKey/, requires: /adyen-go-api-library/ },
   { kind: 'database', value: 'postgresql', pattern: /\b(pgxpool\.New(WithConfig)?|pgx\.Connect|sql\.Open\(\s*"(postgres|pgx)")/ },
   { kind: 'database', value: 'mysql', pattern: /\bsql\.Open\(\s*"mysql"/ },
   { kind: 'database', value: 'sqlite', pattern: /\b(?:sql|gorm)\.Open\(\s*"sqlite3?"|gorm\/dialects\/sqlite"|gorm\.io\/driver\/sqlite"|sqlite\.Open\(/ },
@@ -226,5 +221,7 @@ export function scanGo(relPath: string, text: string): ScanResult {
     findings.frameworks.push({ value: first.framework, location: first.location, evidence: `${first.method} ${first.route}` });
   }
   applyEffectRules(relPath, text, RULES, findings);
+  findings.consumers.push(...scanGoConsumers(relPath, text));
+  findings.schedulers.push(...scanGoSchedules(relPath, text));
   return { findings, shapes, handlerBodyTypes: handlerBodyTypes(text), routeFacts: goRouteFacts(relPath, text, pkg, funcs, groups) };
 }

@@ -2,25 +2,24 @@
  * Java and Kotlin (Spring) by reliable patterns: `@PostMapping`/`@PutMapping`/... and
  * `@RequestMapping(method = POST)` under a class-level prefix, `@RequestBody` DTO types (records,
  * classes, data classes), Stripe/Adyen/PayPal SDK calls, `@RabbitListener`/`@KafkaListener`/
- * `@SqsListener`/`@JmsListener`, `@Scheduled`.
+ * `@SqsListener`/`@JmsListener` and `@Scheduled` (jvm-listeners.ts).
  */
 import { formatLocation } from '../location.js';
 import { emptyFindings, type EndpointFinding, type MutatingMethod, type ScanResult } from '../types.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
+import { jvmConstants, scanJvmListeners, scanJvmSchedules } from './jvm-listeners.js';
 import { braceBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
 
 const MAPPING: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE' };
 
 const RULES: readonly EffectRule[] = [
-  { kind: 'payment', value: 'stripe', pattern: /\b(PaymentIntent|Charge|Refund|Payout|Transfer|Session|Subscription)\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/ },
-  { kind: 'payment', value: 'stripe', pattern: /\.(paymentIntents|charges|refunds|payouts|transfers)\(\)\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/ },
-  { kind: 'payment', value: 'adyen', pattern: /\b\w+\.(payments|refundCapturedPayment|captureAuthorisedPayment)\(/, key: /idempotencyKey|RequestOptions/, requires: /com\.adyen/ },
+  { kind: 'payment', value: 'stripe', pattern: /\b(PaymentIntent|Charge|Refund|Payout|Transfer|Session|Subscription)\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/, fix: { argument: 'RequestOptions.builder().setIdempotencyKey({{KEY}}).build()' } },
+  { kind: 'payment', value: 'stripe', pattern: /\.(paymentIntents|charges|refunds|payouts|transfers)\(\)\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/, fix: { argument: 'RequestOptions.builder().setIdempotencyKey({{KEY}}).build()' } },
+  { kind: 'payment', value: 'adyen', pattern: /\b\w+\.(payments|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|cancelAuthorisedPayment|refundOrCancelPayment|updateAuthorisedAmount)\(/, key: /idempotencyKey|RequestOptions/, requires: /com\.adyen/ },
+  { kind: 'payment', value: 'braintree', pattern: /\.transaction\(\)\.(sale|refund|submitForSettlement|submitForPartialSettlement|credit)\(/, key: /apiRequestKey/, requires: /com\.braintreegateway/ },
+  // PayPal REST through java.net.http: the whole request-builder statement carries the header.
+  { kind: 'payment', value: 'paypal', pattern: /HttpRequest\.newBuilder\(\)[^;]*?(\/v2\/checkout\/orders|\/v2\/payments\/)[^;]*?\.POST\([^;]*;/, key: /PayPal-Request-Id/i, statement: true, label: (m) => `HttpClient POST ${/capture|authorize|refund/.exec(m[0].slice(m[0].indexOf('/v2/')))?.[0] ? `${m[1]}…/${/capture|authorize|refund/.exec(m[0].slice(m[0].indexOf('/v2/')))?.[0] ?? ''}` : m[1] ?? ''}` },
   { kind: 'payment', value: 'paypal', pattern: /\b\w+\.(createOrder|captureOrder|authorizeOrder)\(|new Orders(Create|Capture)Request\(/, key: /paypalRequestId|PayPal-Request-Id/, requires: /com\.paypal/ },
-  { kind: 'consumer', value: 'rabbitmq', pattern: /@RabbitListener\(\s*(?:queues\s*=\s*)?[{[]?\s*"([^"]+)"/, channel: 1 },
-  { kind: 'consumer', value: 'kafka', pattern: /@KafkaListener\(\s*(?:topics\s*=\s*)?[{[]?\s*"([^"]+)"/, channel: 1 },
-  { kind: 'consumer', value: 'sqs', pattern: /@SqsListener\(\s*(?:value\s*=\s*)?[{[]?\s*"([^"]+)"/, channel: 1 },
-  { kind: 'consumer', value: 'other', pattern: /@JmsListener\(\s*destination\s*=\s*"([^"]+)"/, channel: 1 },
-  { kind: 'scheduler', value: '@Scheduled', pattern: /@Scheduled\(([^)]*)\)/, schedule: 1 },
   { kind: 'database', value: 'postgresql', pattern: /jdbc:postgresql:/ },
   { kind: 'database', value: 'redis', pattern: /\b(RedisTemplate|StringRedisTemplate|JedisPool)\b/ },
 ];
@@ -121,5 +120,9 @@ export function scanJvm(relPath: string, text: string): ScanResult {
     }
   }
   applyEffectRules(relPath, text, RULES, findings);
-  return { findings, shapes };
+  findings.consumers.push(...scanJvmListeners(relPath, text));
+  findings.schedulers.push(...scanJvmSchedules(relPath, text));
+  // Topic constants are often declared in another file than the listener that names them.
+  const settings = [...jvmConstants(text)].map(([name, value]) => ({ name: `const:${name}`, value, location: relPath }));
+  return { findings, shapes, ...(settings.length > 0 ? { settings } : {}) };
 }

@@ -5,6 +5,33 @@
  */
 import { lineAtOffset } from '../location.js';
 
+// Scanners call these helpers once per match, many times per file: the global copy of each
+// pattern and the split lines of the current text are made once, not on every call.
+// Keyed by text: scanners often write their pattern as a literal inside a function, a new object per call.
+const globalPatterns = new Map<string, RegExp>();
+let splitText: string | undefined;
+let splitLines: readonly string[] = [];
+
+function globalOf(pattern: RegExp): RegExp {
+  const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
+  const key = `${flags}/${pattern.source}`;
+  let global = globalPatterns.get(key);
+  if (!global) {
+    // Always a private copy: a caller's own global pattern may carry a `lastIndex` that matchAll would honour.
+    global = new RegExp(pattern.source, flags);
+    globalPatterns.set(key, global);
+  }
+  return global;
+}
+
+function linesOf(text: string): readonly string[] {
+  if (text !== splitText) {
+    splitText = text;
+    splitLines = text.split('\n');
+  }
+  return splitLines;
+}
+
 export interface LineMatch {
   readonly match: RegExpMatchArray;
   /** 1-based line of the match start. */
@@ -17,9 +44,7 @@ export interface LineMatch {
  * @example matchesWithLines('a\n@app.post("/x")', /@(\w+)\.post/g)[0].line // 2
  */
 export function matchesWithLines(text: string, pattern: RegExp): LineMatch[] {
-  const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
-  const global = new RegExp(pattern.source, flags);
-  return [...text.matchAll(global)].map((match) => ({ match, line: lineAtOffset(text, match.index ?? 0), index: match.index ?? 0 }));
+  return [...text.matchAll(globalOf(pattern))].map((match) => ({ match, line: lineAtOffset(text, match.index ?? 0), index: match.index ?? 0 }));
 }
 
 /**
@@ -47,7 +72,7 @@ export function callText(text: string, from: number, maxLength = 2000): string {
  * @example braceBlockEnd('func a() {\n  x()\n}\n', 1) // 3
  */
 export function braceBlockEnd(text: string, line: number): number {
-  const lines = text.split('\n');
+  const lines = linesOf(text);
   let depth = 0;
   let opened = false;
   for (let i = line - 1; i < lines.length; i += 1) {
@@ -70,7 +95,7 @@ export function braceBlockEnd(text: string, line: number): number {
  * @example indentBlockEnd('def a():\n    x = 1\n\ny = 2', 1) // 2
  */
 export function indentBlockEnd(text: string, line: number): number {
-  const lines = text.split('\n');
+  const lines = linesOf(text);
   const header = lines[line - 1] ?? '';
   const base = header.length - header.trimStart().length;
   let last = line;
@@ -88,7 +113,7 @@ export function indentBlockEnd(text: string, line: number): number {
  * @example sliceLines('a\nb\nc', 2, 3) // 'b\nc'
  */
 export function sliceLines(text: string, start: number, end: number): string {
-  return text.split('\n').slice(start - 1, end).join('\n');
+  return linesOf(text).slice(start - 1, end).join('\n');
 }
 
 /**
@@ -96,7 +121,7 @@ export function sliceLines(text: string, start: number, end: number): string {
  * @example nextLineMatching('@x\ndef pay(a):', 1, /def (\w+)/) // { line: 2, match: [...] }
  */
 export function nextLineMatching(text: string, line: number, pattern: RegExp, lookahead = 8): { line: number; match: RegExpExecArray } | undefined {
-  const lines = text.split('\n');
+  const lines = linesOf(text);
   for (let i = line - 1; i < Math.min(lines.length, line - 1 + lookahead); i += 1) {
     const match = pattern.exec(lines[i] ?? '');
     if (match) return { line: i + 1, match };

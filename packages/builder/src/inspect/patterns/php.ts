@@ -9,7 +9,8 @@ import { matchesWithLines } from './line-patterns.js';
 
 const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /->(paymentIntents|charges|refunds|payouts|transfers)->(create|confirm|capture)\(|\\?Stripe\\(PaymentIntent|Charge|Refund)::create\(/, key: /idempotency_key/ },
-  { kind: 'payment', value: 'adyen', pattern: /->(payments|refundCapturedPayment|captureAuthorisedPayment)\(/, key: /idempotencyKey|Idempotency-Key/, requires: /Adyen\\/ },
+  { kind: 'payment', value: 'paypal', pattern: /->(createOrder|captureOrder|authorizeOrder)\(/, key: /paypalRequestId|PayPal-Request-Id/i, requires: /PaypalServerSdk/ },
+  { kind: 'payment', value: 'adyen', pattern: /->(payments|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|refundOrCancelPayment|updateAuthorisedAmount)\(/, key: /idempotencyKey|Idempotency-Key/, requires: /Adyen\\/ },
   { kind: 'consumer', value: 'rabbitmq', pattern: /->basic_consume\(\s*(?:["']([^"']+)["'])?/, channel: 1 },
   { kind: 'scheduler', value: 'laravel scheduler', pattern: /\$schedule->(?:command|job|call)\([^;]*?->(\w+\([^)]*\))/, schedule: 1 },
 ];

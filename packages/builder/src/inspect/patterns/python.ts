@@ -1,33 +1,36 @@
 /**
  * Python by reliable patterns: FastAPI/Flask route decorators (with APIRouter/Blueprint prefixes),
  * Django REST `@api_view` and class-based view methods, Pydantic models as body shapes, payment SDK
- * calls, consumers (pika, aio-pika, Kafka, NATS, SQS, Celery), APScheduler/schedule jobs, clients.
+ * calls, consumers (pika, aio-pika, Kafka, NATS, SQS; Celery tasks in python-celery.ts), schedules
+ * (Celery beat, APScheduler, schedule: python-schedules.ts), clients.
  */
 import { formatLocation } from '../location.js';
 import { emptyRouteFacts, type ModuleRef, type RouteFacts } from '../route-graph.js';
 import { emptyFindings, type EndpointFinding, type Framework, type MutatingMethod, type ScanResult } from '../types.js';
-import { applyEffectRules, type EffectRule } from './effect-rules.js';
+import { applyEffectRules, PAYPAL_REST_PATH, restLabel, STRIPE_REST_PATH, type EffectRule } from './effect-rules.js';
+import { pythonGraphqlFacts, scanPythonGraphql, withoutTransports } from './python-graphql.js';
+import { celerySettings, scanCeleryTasks } from './python-celery.js';
+import { scanPythonSchedules } from './python-schedules.js';
 import { indentBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
 
 const METHOD: Record<string, MutatingMethod> = { post: 'POST', put: 'PUT', patch: 'PATCH', delete: 'DELETE' };
 const VIEWSET: Record<string, MutatingMethod> = { create: 'POST', update: 'PUT', partial_update: 'PATCH', destroy: 'DELETE' };
 
 const RULES: readonly EffectRule[] = [
-  { kind: 'payment', value: 'stripe', pattern: /\bstripe\.(PaymentIntent|Charge|Refund|Payout|Transfer|Subscription|Customer|checkout\.Session)\.(create|confirm|capture)\(/, key: /idempotency_key\s*=/ },
+  { kind: 'payment', value: 'stripe', pattern: /\bstripe\.(PaymentIntent|Charge|Refund|Payout|Transfer|Subscription|Customer|checkout\.Session)\.(create|confirm|capture)\(/, key: /idempotency_key\s*=/, fix: { argument: 'idempotency_key={{KEY}}' } },
   { kind: 'payment', value: 'stripe', pattern: /\.v1\.(payment_intents|charges|refunds|payouts|transfers|checkout\.sessions)\.(create|confirm|capture)\(/, key: /idempotency_key/ },
-  { kind: 'payment', value: 'adyen', pattern: /\.(payments_api|modifications_api)\.(payments|refund_captured_payment|capture_authorised_payment)\(|adyen\.checkout\.payments\(/, key: /idempotency_key|Idempotency-Key/, requires: /import Adyen|from Adyen|import adyen/ },
-  { kind: 'payment', value: 'paypal', pattern: /\.(orders_controller|orders)\.(create_order|capture_order|authorize_order)\(|\bOrders(Create|Capture)Request\(|paypalrestsdk\.Payment\(/, key: /pay_pal_request_id|paypal_request_id|PayPal-Request-Id/, requires: /paypal/i },
+  { kind: 'payment', value: 'adyen', pattern: /\.(payments_api|modifications_api)\.(payments|refund_captured_payment|capture_authorised_payment|cancel_authorised_payment_by_psp_reference|cancel_authorised_payment|refund_or_cancel_payment|update_authorised_amount)\(|adyen\.checkout\.payments\(/, key: /idempotency_key|Idempotency-Key/, requires: /import Adyen|from Adyen|import adyen/, fix: { argument: 'idempotency_key={{KEY}}' } },
+  // Braintree: `api_request_key` is its At-Most-Once key (braintree 4.43+); a sale without one gets the derived key as `order_id`.
+  { kind: 'payment', value: 'braintree', pattern: /\bbraintree\.Transaction\.(sale|refund|submit_for_settlement|submit_for_partial_settlement|credit)\(|\b\w+\.transaction\.(sale|refund|submit_for_settlement|submit_for_partial_settlement|credit)\(/, key: /api_request_key/, requires: /import braintree|from braintree/, fix: { entry: '"order_id": {{KEY}}', unless: /order_id/ } },
+  { kind: 'payment', value: 'paypal', pattern: new RegExp(String.raw`\b(requests|httpx|session|client|http)\.post\(\s*f?(["'])[^"'\n]*?(${PAYPAL_REST_PATH})\2`), key: /PayPal-Request-Id/i, label: (m) => restLabel(m[1] ?? 'requests', m[3] ?? '') },
+  { kind: 'payment', value: 'stripe', pattern: new RegExp(String.raw`\b(requests|httpx|session|client|http)\.post\(\s*f?(["'])[^"'\n]*?api\.stripe\.com(${STRIPE_REST_PATH})\2`), key: /Idempotency-Key/i, label: (m) => restLabel(m[1] ?? 'requests', m[3] ?? '') },
+  { kind: 'payment', value: 'paypal', pattern: /\b(orders_controller|orders)\.(create_order|capture_order|authorize_order)\(|\bOrders(Create|Capture)Request\(|paypalrestsdk\.Payment\(/, key: /pay_pal_request_id|paypal_request_id|PayPal-Request-Id/, requires: /paypal/i },
   { kind: 'consumer', value: 'rabbitmq', pattern: /\.basic_consume\(\s*(?:queue\s*=\s*)?(?:["']([\w.-]+))?/, channel: 1 },
   { kind: 'consumer', value: 'rabbitmq', pattern: /\bawait\s+\w+\.consume\(|\basync with \w+\.iterator\(/, requires: /aio_pika/ },
   { kind: 'consumer', value: 'kafka', pattern: /\b(?:AIO)?KafkaConsumer\(\s*["']([^"']+)/, channel: 1 },
   { kind: 'consumer', value: 'kafka', pattern: /\.subscribe\(\s*\[\s*["']([^"']+)/, requires: /confluent_kafka/, channel: 1 },
   { kind: 'consumer', value: 'nats', pattern: /\.subscribe\(\s*["']([^"']+)/, requires: /import nats|from nats/, channel: 1 },
   { kind: 'consumer', value: 'sqs', pattern: /\.receive_message\(\s*QueueUrl\s*=\s*["']?([^"',)]*)/, channel: 1 },
-  { kind: 'consumer', value: 'other', pattern: /^[ \t]*@(?:shared_task|\w+\.task)\b/m },
-  { kind: 'scheduler', value: 'apscheduler', pattern: /\.add_job\(\s*([\w.]+)[^)\n]*?["'](cron|interval|date)["']/, handler: 1, schedule: 2, requires: /apscheduler/ },
-  { kind: 'scheduler', value: 'apscheduler', pattern: /@\w+\.scheduled_job\(\s*["'](\w+)["']/, schedule: 1 },
-  { kind: 'scheduler', value: 'schedule', pattern: /\bschedule\.every\([^)]*\)\.[\w.]+/, requires: /import schedule/ },
-  { kind: 'scheduler', value: 'celery beat', pattern: /beat_schedule\s*=/ },
   { kind: 'database', value: 'postgresql', pattern: /\b(psycopg2?\.connect|asyncpg\.(connect|create_pool)|create(_async)?_engine\(\s*["']postgres)/ },
   { kind: 'database', value: 'mysql', pattern: /\b(pymysql\.connect|aiomysql\.|create(_async)?_engine\(\s*["']mysql)/ },
   { kind: 'database', value: 'redis', pattern: /\b(redis|aioredis)\.(Redis|StrictRedis|from_url)\(/ },
@@ -61,7 +64,7 @@ function pythonShapes(text: string): Map<string, string[]> {
     const direct = bases.some((b) => SHAPE_BASES.test(b));
     const dataclass = /@dataclass[^\n]*\n\s*$/.test(text.slice(0, text.indexOf(match[0])));
     const body = sliceLines(text, line + 1, indentBlockEnd(text, line));
-    const fields = [...body.matchAll(/^[ \t]{2,}(\w+)\s*(?::\s*[^=\n]+|=\s*serializers\.\w+)/gm)]
+    const fields = [...body.matchAll(/^[ \t]{2,}(\w+)[ \t]*(?::[ \t]*[^=\s][^=\n]*|=\s*serializers\.\w+)/gm)]
       .map((m) => m[1] ?? '').filter((f) => f && f !== 'model_config' && !/^(Meta|objects)$/.test(f));
     const inherited = direct ? [] : bases.filter((b) => /^[A-Z]\w*$/.test(b)).map((b) => `...${b}`);
     if (direct || dataclass || inherited.length > 0) shapes.set(match[1] ?? '', [...inherited, ...fields]);
@@ -246,6 +249,12 @@ export function scanPython(relPath: string, text: string): ScanResult {
   const shapes = pythonShapes(text);
   if (/(^|\/)(tests?|conftest)\b|(^|\/)test_[^/]*\.py$|_test\.py$/.test(relPath)) return { findings, shapes };
   scanRoutes(relPath, text, findings.endpoints);
+  const graphql = scanPythonGraphql(relPath, text);
+  for (const [name, fields] of graphql.shapes) if (!shapes.has(name)) shapes.set(name, fields);
+  findings.endpoints = [...withoutTransports(findings.endpoints, text, graphql), ...graphql.endpoints];
   applyEffectRules(relPath, text, RULES, findings);
-  return { findings, shapes, routeFacts: pythonRouteFacts(relPath, text) };
+  findings.consumers.push(...scanCeleryTasks(relPath, text));
+  findings.schedulers.push(...scanPythonSchedules(relPath, text));
+  const settings = celerySettings(relPath, text);
+  return { findings, shapes, routeFacts: pythonGraphqlFacts(pythonRouteFacts(relPath, text), graphql), ...(settings.length > 0 ? { settings } : {}) };
 }

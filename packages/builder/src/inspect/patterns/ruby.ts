@@ -1,19 +1,20 @@
 /**
  * Ruby / Rails by reliable patterns: `config/routes.rb` verbs and `resources` (create, update,
- * destroy), `params.require(:x).permit(...)` fields, Stripe/Adyen calls, Sneakers/Karafka/Sidekiq
- * workers and `whenever` schedules.
+ * destroy), `params.require(:x).permit(...)` fields, Stripe/Adyen calls, `whenever` schedules;
+ * Sidekiq/ActiveJob/Sneakers/Karafka jobs and sidekiq-cron in Ruby (ruby-jobs.ts).
  */
 import { formatLocation } from '../location.js';
 import { emptyFindings, type EndpointFinding, type MutatingMethod, type ScanResult } from '../types.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
+import { scanRubyJobs, scanRubySchedules } from './ruby-jobs.js';
 import { matchesWithLines } from './line-patterns.js';
 
 const RULES: readonly EffectRule[] = [
-  { kind: 'payment', value: 'stripe', pattern: /\bStripe::(PaymentIntent|Charge|Refund|Payout|Transfer|Checkout::Session|Subscription)\.(create|confirm|capture)\b/, key: /idempotency_key:/ },
+  { kind: 'payment', value: 'stripe', pattern: /\bStripe::(PaymentIntent|Charge|Refund|Payout|Transfer|Checkout::Session|Subscription)\.(create|confirm|capture)\b/, key: /idempotency_key:/, fix: { argument: '{ idempotency_key: {{KEY}} }' } },
+  { kind: 'payment', value: 'paypal', pattern: /\b(?:orders_controller|orders)\.(create_order|capture_order|authorize_order)\b/, key: /paypal_request_id|PayPal-Request-Id/i, requires: /paypal/i },
+  // Braintree: `api_request_key` is its At-Most-Once key (braintree 4.36+).
+  { kind: 'payment', value: 'braintree', pattern: /\b(?:Braintree::Transaction|\w+\.transaction)\.(sale|refund|submit_for_settlement|submit_for_partial_settlement|credit)!?\(/, key: /api_request_key/, requires: /Braintree/ },
   { kind: 'payment', value: 'adyen', pattern: /\.checkout\.(payments_api\.)?payments\b|\.modifications_api\.\w+/, key: /idempotency_key|Idempotency-Key/, requires: /Adyen::Client/ },
-  { kind: 'consumer', value: 'rabbitmq', pattern: /\bfrom_queue\s+["']([^"']+)/, channel: 1, requires: /Sneakers::Worker/ },
-  { kind: 'consumer', value: 'kafka', pattern: /<\s*(?:Karafka::BaseConsumer|ApplicationConsumer)\b/ },
-  { kind: 'consumer', value: 'other', pattern: /include\s+Sidekiq::(?:Job|Worker)\b/ },
   { kind: 'scheduler', value: 'whenever', pattern: /^[ \t]*every\s+([^\s,]+(?:\.\w+)?)/m, schedule: 1, requires: /runner|rake|command/ },
   { kind: 'database', value: 'postgresql', pattern: /adapter:\s*postgresql/ },
   { kind: 'database', value: 'mysql', pattern: /adapter:\s*mysql2/ },
@@ -83,5 +84,7 @@ export function scanRuby(relPath: string, text: string): ScanResult {
   if (/(^|\/)config\/routes\.rb$/.test(relPath)) findings.endpoints.push(...routesFile(relPath, text));
   else if (/require ['"]sinatra|Sinatra::Base/.test(text)) findings.endpoints.push(...sinatraRoutes(relPath, text));
   applyEffectRules(relPath, text, RULES, findings);
+  findings.consumers.push(...scanRubyJobs(relPath, text));
+  findings.schedulers.push(...scanRubySchedules(relPath, text));
   return { findings, shapes };
 }

@@ -8,6 +8,9 @@ import { emptyFindings, type Broker, type Framework, type ScanResult } from '../
 import { scanEffects } from './ts-effects.js';
 import { declaredShapes, scanNest } from './ts-nest.js';
 import { fileFramework, nextRouteEndpoints, routeCallEndpoints } from './ts-routes.js';
+import { graphqlMutations } from './ts-graphql.js';
+import { graphqlServers } from './ts-graphql-server.js';
+import { nextPagesEndpoints } from './ts-next-pages.js';
 import { collectRouteFacts, nodeOf } from './ts-route-facts.js';
 import { parseSource } from './ts-source.js';
 
@@ -46,7 +49,12 @@ export function scanTypeScript(relPath: string, text: string, hints: ProjectHint
     ts.forEachChild(node, visit);
   };
   visit(src.sf);
-  findings.endpoints.push(...nextRouteEndpoints(src));
+  // A route that carries GraphQL is the transport of the operations below, not an action of its own.
+  const graphql = graphqlServers(src, src.modules.has('@nestjs/graphql') ? 'nestjs' : fileFramework(src, undefined));
+  findings.endpoints = findings.endpoints.filter((e) => !graphql.transports.has(e.location));
+  if (!graphql.nextTransport) findings.endpoints.push(...nextRouteEndpoints(src), ...nextPagesEndpoints(src));
+  findings.endpoints.push(...graphqlMutations(src, src.modules.has('@nestjs/graphql') ? 'nestjs' : framework ?? hints.framework ?? 'other'));
+  facts.mounts.push(...graphql.mounts);
 
   const nest = scanNest(src, hints.broker ?? 'other');
   findings.endpoints.push(...nest.endpoints);
@@ -59,7 +67,7 @@ export function scanTypeScript(relPath: string, text: string, hints: ProjectHint
   findings.schedulers.push(...effects.schedulers);
   findings.databases.push(...effects.databases);
   findings.brokers.push(...effects.brokers);
-  return { findings, shapes, routeFacts: facts };
+  return { findings, shapes, routeFacts: graphql.facts.endpoints.length > 0 ? { ...facts, graphql: graphql.facts } : facts };
 }
 
 /** The receiver a route hangs on; for `router.route('/x').post(h)` that is `router`, not the chain. */

@@ -67,11 +67,12 @@ function bindingNames(pattern: ts.ObjectBindingPattern): string[] {
 
 /**
  * Body fields read by one handler, in first-seen order.
- * `boundNames` are parameters that already are the body (NestJS `@Body() dto`).
+ * `boundNames` are parameters that already are the body (NestJS `@Body() dto`); `skip` are
+ * subtrees not read (another method's branch of a Next.js API route).
  * @example
  * bodyFieldsOf(parse('(req, res) => { const { amount, currency } = req.body }')) // ['amount', 'currency']
  */
-export function bodyFieldsOf(handler: FunctionLike, boundNames: readonly string[] = []): string[] {
+export function bodyFieldsOf(handler: FunctionLike, boundNames: readonly string[] = [], skip: ReadonlySet<ts.Node> = new Set()): string[] {
   const params = new Set<string>();
   for (const parameter of handler.parameters) {
     if (ts.isIdentifier(parameter.name)) params.add(parameter.name.text);
@@ -83,6 +84,7 @@ export function bodyFieldsOf(handler: FunctionLike, boundNames: readonly string[
   };
   // Destructured handler parameters (`({ body: { amount } }) => ...`) are rare; the body is walked.
   const visit = (node: ts.Node): void => {
+    if (skip.has(node)) return;
     if (ts.isVariableDeclaration(node) && node.initializer) {
       if (isBodyExpression(scope, node.initializer)) {
         if (ts.isIdentifier(node.name)) scope.bound.add(node.name.text);

@@ -1,18 +1,13 @@
 /**
- * Side effects and their triggers in TS/JS, found on call and `new` expressions: payment SDK calls
- * (Stripe, Adyen, PayPal), message consumers (amqplib, kafkajs, NATS, SQS, BullMQ), schedulers
+ * Side effects and their triggers in TS/JS, found on call and `new` expressions: payment calls
+ * (ts-payments.ts), message consumers (amqplib, kafkajs, NATS, SQS, BullMQ), schedulers
  * (node-cron, cron, node-schedule, setInterval, BullMQ repeat) and database/broker clients.
  */
 import ts from 'typescript';
 import { lookupDependency } from '../catalog.js';
-import type { Broker, ConsumerFinding, Database, PaymentCallFinding, Provider, SchedulerFinding, TechFinding } from '../types.js';
-import { keyIssue } from '../provider-keys.js';
-import { chainText, hasOptionProperty, literalText, nodeLocation, propertyValue, rootName, unwrap, type ParsedSource } from './ts-source.js';
-
-const STRIPE_CALL = /(paymentIntents|charges|refunds|payouts|transfers|checkout\.sessions|subscriptions|invoices|setupIntents|customers|paymentLinks|topups)\.(create|confirm|capture|cancel|pay|update)$/;
-const ADYEN_CALL = /\.(payments|sessions|paymentsDetails|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|reversalAuthorisedPayment|payouts)$/;
-const PAYPAL_CALL = /\.(createOrder|captureOrder|authorizeOrder|captureAuthorizedPayment|refundCapturedPayment|createPayout)$/;
-const PAYPAL_REQUEST = /(OrdersCreateRequest|OrdersCaptureRequest|OrdersAuthorizeRequest|CapturesRefundRequest|AuthorizationsCaptureRequest)$/;
+import type { Broker, ConsumerFinding, Database, PaymentCallFinding, SchedulerFinding, TechFinding } from '../types.js';
+import { paymentCall } from './ts-payments.js';
+import { chainText, literalText, nodeLocation, propertyValue, rootName, type ParsedSource } from './ts-source.js';
 
 export interface EffectFindings {
   paymentCalls: PaymentCallFinding[];
@@ -25,73 +20,6 @@ export interface EffectFindings {
 function importsAny(src: ParsedSource, pattern: RegExp): boolean {
   return [...src.modules].some((m) => pattern.test(m));
 }
-
-function providerOf(src: ParsedSource, chain: string): Provider | undefined {
-  const lower = chain.toLowerCase();
-  if (STRIPE_CALL.test(chain) && (importsAny(src, /^stripe$/) || lower.includes('stripe'))) return 'stripe';
-  if (ADYEN_CALL.test(chain) && (importsAny(src, /^@adyen\//) || lower.includes('adyen'))) return 'adyen';
-  if (PAYPAL_CALL.test(chain) && (importsAny(src, /paypal/) || lower.includes('paypal') || /ordersController|paymentsController/.test(chain))) return 'paypal';
-  return undefined;
-}
-
-function paymentCall(src: ParsedSource, node: ts.CallExpression | ts.NewExpression): PaymentCallFinding | undefined {
-  const chain = chainText(node.expression);
-  if (ts.isNewExpression(node)) {
-    if (!PAYPAL_REQUEST.test(chain) || !importsAny(src, /paypal/)) return undefined;
-    // The legacy SDK sets the header on the request object: `request.headers['PayPal-Request-Id'] = ...`.
-    const passes = src.sf.text.includes('PayPal-Request-Id');
-    return { provider: 'paypal', call: `new ${chain}`, location: nodeLocation(src, node), passesIdempotencyKey: passes };
-  }
-  const provider = providerOf(src, chain);
-  if (!provider) return undefined;
-  const keyOption = provider === 'paypal' ? ['paypalRequestId', 'PayPal-Request-Id'] : ['idempotencyKey', 'Idempotency-Key'];
-  const key = keyExpression(src, node, keyOption);
-  const passes = key !== undefined || hasOptionProperty(node, keyOption);
-  const issue = key ? keyIssue(key) : undefined;
-  return {
-    provider, call: chain, location: nodeLocation(src, node), passesIdempotencyKey: passes,
-    ...(key ? { keyExpression: key.length > 160 ? `${key.slice(0, 157)}...` : key } : {}),
-    ...(issue ? { keyIssue: issue } : {}),
-  };
-}
-
-/** The object an argument stands for: a literal, or a same-file `const options = { … }`. */
-function objectArgument(src: ParsedSource, arg: ts.Expression, depth = 0): ts.ObjectLiteralExpression | undefined {
-  const inner = unwrap(arg);
-  if (ts.isObjectLiteralExpression(inner)) return inner;
-  if (!ts.isIdentifier(inner) || depth > 3) return undefined;
-  let found: ts.ObjectLiteralExpression | undefined;
-  const visit = (node: ts.Node): void => {
-    if (found) return;
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === inner.text && node.initializer) {
-      found = objectArgument(src, node.initializer, depth + 1);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(src.sf);
-  return found;
-}
-
-/** The key expression passed as a provider option, following option objects passed by variable and spreads. */
-function keyExpression(src: ParsedSource, node: ts.CallExpression, names: readonly string[]): string | undefined {
-  for (const arg of node.arguments) {
-    const object = objectArgument(src, arg);
-    if (!object) continue;
-    for (const name of names) {
-      const value = propertyValue(object, name);
-      if (value) return value.getText(src.sf);
-    }
-    for (const property of object.properties) {
-      if (ts.isSpreadAssignment(property)) {
-        const spread = objectArgument(src, property.expression);
-        const value = spread ? names.map((n) => propertyValue(spread, n)).find(Boolean) : undefined;
-        if (value) return value.getText(src.sf);
-      }
-    }
-  }
-  return undefined;
-}
-
 
 function consumer(src: ParsedSource, node: ts.CallExpression | ts.NewExpression, topics: string[]): ConsumerFinding | undefined {
   const chain = chainText(node.expression);

@@ -214,8 +214,11 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
 
 const NEXT_ROUTE_FILE = /(?:^|\/)app\/((?:[^/]+\/)*)route\.(?:ts|tsx|js|mjs|jsx)$/;
 
-/** `app/api/orders/[id]/(group)/route.ts` → `/api/orders/:id`. */
-function nextRoute(segments: string): string {
+/**
+ * `app/api/orders/[id]/(group)/route.ts` → `/api/orders/:id` (also used for `pages/api` files).
+ * @example nextRoute('api/orders/[id]') // '/api/orders/:id'
+ */
+export function nextRoute(segments: string): string {
   const parts = segments.split('/').filter((part) => part && !/^\(.*\)$/.test(part) && !part.startsWith('@'));
   const mapped = parts.map((part) => part.replace(/^\[\[?\.\.\.(\w+)\]\]?$/, '*$1').replace(/^\[(\w+)\]$/, ':$1'));
   return `/${mapped.join('/')}`;

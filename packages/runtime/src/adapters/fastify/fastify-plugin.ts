@@ -61,7 +61,7 @@ async function capturePayload(payload: unknown, reply: FastifyReplyLike, maxBody
   }
   if (/^text\/event-stream\b/i.test(headers['content-type'] ?? '')) return omitted(payload);
   const collected = await collectBody(payload[Symbol.asyncIterator](), maxBodyBytes);
-  if (collected.kind === 'complete') return { captured: { status: reply.statusCode, headers, body: collected.body }, send: Buffer.from(collected.body) };
+  if (collected.kind === 'complete') return { captured: { status: reply.statusCode, headers, body: collected.body }, send: Buffer.from(collected.body.buffer, collected.body.byteOffset, collected.body.byteLength) };
   const { head, rest } = collected;
   return omitted(Readable.from((async function* () {
     yield* head;
@@ -72,7 +72,9 @@ async function capturePayload(payload: unknown, reply: FastifyReplyLike, maxBody
 function sendResponse(reply: FastifyReplyLike, response: HttpResponse): void {
   reply.code(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-  reply.send(Buffer.from(response.body));
+  // A view, not a copy: Fastify only writes the payload out.
+  const { buffer, byteOffset, byteLength } = response.body;
+  reply.send(Buffer.from(buffer, byteOffset, byteLength));
 }
 
 /**

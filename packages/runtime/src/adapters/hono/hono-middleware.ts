@@ -4,17 +4,18 @@
  * stored, and sent rebuilt from the same bytes; replays and problems are returned without calling
  * the handler.
  */
-import { captureFetchResponse, fetchRequestView, toFetchResponse } from '../http/fetch-exchange.js';
+import { captureFetchResponse, toFetchResponse } from '../http/fetch-exchange.js';
 import { createHttpIdempotency } from '../http/http-idempotency.js';
 import { REPLAYED_HEADER } from '../http/http-response.js';
 import type { HttpIdempotencyOptions } from '../http/options.js';
 import { resolveMaxRequestBytes, type RequestBodyOptions } from '../http/request-body.js';
 import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { PASSTHROUGH_METHODS } from '../http/request-view.js';
+import { honoRequestView, type HonoRequestLike } from './hono-request-view.js';
 
 /** What is used of a Hono Context (structural: no import of hono). */
 export interface HonoContextLike {
-  readonly req: { readonly raw: Request; readonly path: string; header(name: string): string | undefined };
+  readonly req: HonoRequestLike;
   get res(): Response;
   set res(response: Response | undefined);
 }
@@ -49,7 +50,7 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
     let send: Response | undefined;
     let ran = false;
     const outcome = await http
-      .handle(c, fetchRequestView(request, { path: c.req.path, maxRequestBytes }), async () => {
+      .handle(c, honoRequestView(c.req, maxRequestBytes), async () => {
         ran = true;
         await next(); // Hono turns a handler error into c.res (its onError answer, 500 by default)
         const capture = await captureFetchResponse(c.res, maxBodyBytes);

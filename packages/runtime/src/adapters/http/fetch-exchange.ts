@@ -5,7 +5,7 @@
 import { collectBody, replayThenRest, streamIterator } from './body-collector.js';
 import { NULL_BODY_STATUSES, REPLAYED_HEADER, type HttpResponse } from './http-response.js';
 import { checkAnnouncedLength, DEFAULT_MAX_REQUEST_BYTES, interpretBody, readBounded } from './request-body.js';
-import type { HttpRequestView } from './request-view.js';
+import { queryOf, type HttpRequestView } from './request-view.js';
 
 /** Stored bodies are plain ArrayBuffer-backed bytes; TypeScript cannot know that. */
 const asBodyInit = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
@@ -25,12 +25,13 @@ export interface FetchRequestViewOptions {
  * @example const view = fetchRequestView(request, { maxRequestBytes: 64 * 1024 }); await view.body();
  */
 export function fetchRequestView(request: Request, { path, maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES }: FetchRequestViewOptions = {}): HttpRequestView {
-  const url = new URL(request.url);
+  // request.url is a serialized URL, so its query is the text after the first '?' (up to '#');
+  // only the path needs a parse, and only when the router did not give it.
   let body: Promise<unknown> | undefined;
   return {
     method: request.method.toUpperCase(),
-    path: path ?? url.pathname,
-    query: url.search.slice(1),
+    path: path ?? new URL(request.url).pathname,
+    query: queryOf(request.url),
     header: (name) => request.headers.get(name) ?? undefined,
     body() {
       body ??= readBody(request, maxRequestBytes);

@@ -107,16 +107,16 @@ public final class Json {
             }
             char escaped = text.charAt(at++);
             switch (escaped) {
-                case 'n' -> out.append('\n');
-                case 't' -> out.append('\t');
-                case 'r' -> out.append('\r');
-                case 'b' -> out.append('\b');
-                case 'f' -> out.append('\f');
-                case 'u' -> {
+                case 'n': out.append('\n'); break;
+                case 't': out.append('\t'); break;
+                case 'r': out.append('\r'); break;
+                case 'b': out.append('\b'); break;
+                case 'f': out.append('\f'); break;
+                case 'u':
                     out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
                     at += 4;
-                }
-                default -> out.append(escaped);
+                    break;
+                default: out.append(escaped);
             }
         }
     }

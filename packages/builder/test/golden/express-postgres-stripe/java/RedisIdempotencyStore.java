@@ -50,7 +50,7 @@ public final class RedisIdempotencyStore implements IdempotencyEngine.Store {
 
     private static String text(Object value) {
         if (value == null) return null;
-        return value instanceof byte[] raw ? new String(raw, StandardCharsets.UTF_8) : value.toString();
+        return value instanceof byte[] ? new String((byte[]) value, StandardCharsets.UTF_8) : value.toString();
     }
 
     private static Long number(Object value) {
@@ -68,7 +68,7 @@ public final class RedisIdempotencyStore implements IdempotencyEngine.Store {
             Object body = values.get(13);
             response = new IdempotencyEngine.Response(code == null ? null : code.intValue(),
                 headers == null ? null : (Map<String, String>) Json.parse(headers), text(values.get(12)),
-                body instanceof byte[] raw ? raw : body == null ? new byte[0] : text(body).getBytes(StandardCharsets.UTF_8));
+                body instanceof byte[] ? (byte[]) body : body == null ? new byte[0] : text(body).getBytes(StandardCharsets.UTF_8));
         }
         return new IdempotencyEngine.Record(text(values.get(0)), text(values.get(1)), text(values.get(2)), text(values.get(3)), text(values.get(4)),
             number(values.get(5)), number(values.get(6)), number(values.get(7)), number(values.get(8)), number(values.get(9)), response);

@@ -35,7 +35,7 @@ public final class RespClient implements RedisIdempotencyStore.Commands, AutoClo
     public synchronized Object call(Object... args) throws IOException {
         out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
         for (Object arg : args) {
-            byte[] bytes = arg instanceof byte[] raw ? raw : String.valueOf(arg).getBytes(StandardCharsets.UTF_8);
+            byte[] bytes = arg instanceof byte[] ? (byte[]) arg : String.valueOf(arg).getBytes(StandardCharsets.UTF_8);
             out.write(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(bytes);
             out.write('\r');

@@ -19,6 +19,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
 /**
  * The runtime's shared store conformance scenarios (packages/runtime/conformance/scenarios.json),
@@ -178,7 +179,7 @@ public final class ConformanceRunner {
     }
 
     private static Object normal(Object value) {
-        return value instanceof Number number ? (Object) number.longValue() : value;
+        return value instanceof Number ? (Object) ((Number) value).longValue() : value;
     }
 
     private void step(Map<String, Object> step) throws Exception {
@@ -187,15 +188,16 @@ public final class ConformanceRunner {
         String key = (String) step.getOrDefault("key", "");
         String scope = (String) value(step, "scope");
         switch (op) {
-            case "sleep" -> Thread.sleep(number(step, "ms") + (Boolean.TRUE.equals(step.get("plusLease")) ? ((Number) defaults.get("leaseMs")).longValue() : 0));
-            case "parallel" -> {
+            case "sleep": Thread.sleep(number(step, "ms") + (Boolean.TRUE.equals(step.get("plusLease")) ? ((Number) defaults.get("leaseMs")).longValue() : 0)); break;
+            case "parallel": {
                 List<Object> subs = (List<Object>) step.get("steps");
                 parallel(subs.stream().map(sub -> (Task) () -> {
                     step((Map<String, Object>) sub);
                     return null;
-                }).toList());
+                }).collect(Collectors.toList()));
+                break;
             }
-            case "claim" -> {
+            case "claim": {
                 if (step.containsKey("concurrency")) {
                     concurrent(step);
                     return;
@@ -203,32 +205,35 @@ public final class ConformanceRunner {
                 IdempotencyEngine.ClaimResult result = claim(step, key);
                 if (result.claimed() != null && step.containsKey("as")) tokens.put((String) step.get("as"), result.claimed().lockVersion());
                 checkClaim((Map<String, Object>) expect, result);
+                break;
             }
-            case "complete" -> check(store.complete(key(key), scope, token(step), response(step.get("response")), number(step, "ttlMs")) ? "applied" : "lost", expect, op);
-            case "fail" -> check(store.fail(key(key), scope, token(step), response(step.get("response")), number(step, "ttlMs")) ? "applied" : "lost", expect, op);
-            case "release" -> check(store.release(key(key), scope, token(step)) ? "applied" : "lost", expect, op);
-            case "extend" -> check(store.extend(key(key), scope, token(step), number(step, "leaseMs")) ? "applied" : "lost", expect, op);
-            case "get" -> {
+            case "complete": check(store.complete(key(key), scope, token(step), response(step.get("response")), number(step, "ttlMs")) ? "applied" : "lost", expect, op); break;
+            case "fail": check(store.fail(key(key), scope, token(step), response(step.get("response")), number(step, "ttlMs")) ? "applied" : "lost", expect, op); break;
+            case "release": check(store.release(key(key), scope, token(step)) ? "applied" : "lost", expect, op); break;
+            case "extend": check(store.extend(key(key), scope, token(step), number(step, "leaseMs")) ? "applied" : "lost", expect, op); break;
+            case "get": {
                 IdempotencyEngine.Record record = store.get(key(key), scope);
                 Object want = ((Map<String, Object>) expect).get("record");
                 if (want == null || record == null) check(record == null, want == null, "record is absent");
                 else checkRecord((Map<String, Object>) want, record, null);
+                break;
             }
-            case "forceRelease" -> check(store.forceRelease(key(key), scope), expect, op);
-            case "purgeExpired" -> check(store.purgeExpired((int) number(step, "batchSize")), expect, op);
-            case "listStuck" -> {
+            case "forceRelease": check(store.forceRelease(key(key), scope), expect, op); break;
+            case "purgeExpired": check(store.purgeExpired((int) number(step, "batchSize")), expect, op); break;
+            case "listStuck": {
                 List<IdempotencyEngine.Record> records = store.listStuck(number(step, "olderThanMs"), (int) number(step, "limit"));
                 Map<String, Object> want = (Map<String, Object>) expect;
                 if (want.containsKey("count")) check(records.size(), want.get("count"), "listStuck count");
                 if (want.containsKey("keys")) {
-                    List<String> got = new ArrayList<>(records.stream().map(IdempotencyEngine.Record::key).toList());
-                    List<String> wanted = new ArrayList<>(((List<Object>) want.get("keys")).stream().map(this::key).toList());
+                    List<String> got = new ArrayList<>(records.stream().map(IdempotencyEngine.Record::key).collect(Collectors.toList()));
+                    List<String> wanted = new ArrayList<>(((List<Object>) want.get("keys")).stream().map(this::key).collect(Collectors.toList()));
                     got.sort(null);
                     wanted.sort(null);
                     check(got, wanted, "listStuck keys");
                 }
+                break;
             }
-            default -> throw new AssertionError("unknown op " + op);
+            default: throw new AssertionError("unknown op " + op);
         }
     }
 
@@ -258,8 +263,8 @@ public final class ConformanceRunner {
         start.countDown();
         for (Thread thread : threads) thread.join();
         for (Throwable error : errors) {
-            if (error instanceof Exception e) throw e;
-            if (error instanceof Error e) throw e;
+            if (error instanceof Exception) throw (Exception) error;
+            if (error instanceof Error) throw (Error) error;
         }
         return Arrays.asList(results);
     }
@@ -281,8 +286,8 @@ public final class ConformanceRunner {
         for (int i = 0; i < results.size(); i++) byKey.computeIfAbsent(owners.get(i), k -> new ArrayList<>()).add((IdempotencyEngine.ClaimResult) results.get(i));
         for (String key : keys) {
             List<IdempotencyEngine.ClaimResult> mine = byKey.get(key);
-            List<IdempotencyEngine.ClaimResult> winners = mine.stream().filter(r -> r.claimed() != null).toList();
-            List<IdempotencyEngine.ClaimResult> others = mine.stream().filter(r -> r.existing() != null).toList();
+            List<IdempotencyEngine.ClaimResult> winners = mine.stream().filter(r -> r.claimed() != null).collect(Collectors.toList());
+            List<IdempotencyEngine.ClaimResult> others = mine.stream().filter(r -> r.existing() != null).collect(Collectors.toList());
             check(winners.size() + "/" + others.size(), expect.get("claimed") + "/" + expect.get("existing"), "claimed/existing of " + key);
             if (winners.size() == 1) {
                 if (step.containsKey("as")) tokens.put((String) step.get("as"), winners.get(0).claimed().lockVersion());
@@ -311,11 +316,8 @@ public final class ConformanceRunner {
         for (Map.Entry<String, Object> entry : want.entrySet()) {
             if (entry.getKey().equals("plus")) continue;
             long base = tokens.get((String) entry.getValue()) + plus;
-            boolean ok = switch (entry.getKey()) {
-                case "eq" -> got == base;
-                case "gt" -> got > base;
-                default -> got >= base;
-            };
+            String relation = entry.getKey();
+            boolean ok = relation.equals("eq") ? got == base : relation.equals("gt") ? got > base : got >= base;
             if (!ok) throw new AssertionError("lockVersion: want " + entry.getKey() + " " + entry.getValue() + "(" + base + "), got " + got);
         }
     }
@@ -324,15 +326,15 @@ public final class ConformanceRunner {
         for (Map.Entry<String, Object> entry : want.entrySet()) {
             Object expected = entry.getValue();
             switch (entry.getKey()) {
-                case "status" -> check(record.status(), expected, "status");
-                case "fingerprint" -> check(record.fingerprint(), fingerprint(expected), "fingerprint");
-                case "owner" -> check(record.owner(), expected, "owner");
-                case "lockVersion" -> checkVersion((Map<String, Object>) expected, record.lockVersion());
-                case "lockedUntil" -> check(record.lockedUntil(), null, "lockedUntil");
-                case "completed" -> check(record.completedAt() != null, true, "completed");
-                case "leaseLive" -> check(now != null && record.lockedUntil() != null && record.lockedUntil() > now, true, "leaseLive");
-                case "expired" -> check(now != null && record.expiresAt() <= now, expected, "expired");
-                case "response" -> {
+                case "status": check(record.status(), expected, "status"); break;
+                case "fingerprint": check(record.fingerprint(), fingerprint(expected), "fingerprint"); break;
+                case "owner": check(record.owner(), expected, "owner"); break;
+                case "lockVersion": checkVersion((Map<String, Object>) expected, record.lockVersion()); break;
+                case "lockedUntil": check(record.lockedUntil(), null, "lockedUntil"); break;
+                case "completed": check(record.completedAt() != null, true, "completed"); break;
+                case "leaseLive": check(now != null && record.lockedUntil() != null && record.lockedUntil() > now, true, "leaseLive"); break;
+                case "expired": check(now != null && record.expiresAt() <= now, expected, "expired"); break;
+                case "response": {
                     IdempotencyEngine.Response got = record.response();
                     if (expected == null || got == null) {
                         check(got == null, expected == null, "response is absent");
@@ -346,8 +348,9 @@ public final class ConformanceRunner {
                                 + ", headers " + got.headers() + ", " + got.body().length + " bytes");
                         }
                     }
+                    break;
                 }
-                default -> throw new AssertionError("unknown expectation " + entry.getKey());
+                default: throw new AssertionError("unknown expectation " + entry.getKey());
             }
         }
     }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -60,7 +59,8 @@ public final class Fingerprint {
         List<String> parts = new ArrayList<>(List.of(method, path));
         if (body == null) {
             parts.addAll(List.of("none", ""));
-        } else if (body instanceof String text) {
+        } else if (body instanceof String) {
+            String text = (String) body;
             quote(text); // refuses lone surrogates, as the runtime does
             parts.addAll(List.of("text", sha256Hex(text)));
         } else if (!fields.isEmpty()) {
@@ -94,10 +94,12 @@ public final class Fingerprint {
     private static List<Object> fieldAt(Object body, String path) {
         Object node = body;
         for (String part : path.split("\\.", -1)) {
-            if (node instanceof Map<?, ?> map) {
+            if (node instanceof Map<?, ?>) {
+                Map<?, ?> map = (Map<?, ?>) node;
                 if (!map.containsKey(part)) return List.of(0);
                 node = map.get(part);
-            } else if (node instanceof List<?> list) {
+            } else if (node instanceof List<?>) {
+                List<?> list = (List<?>) node;
                 // A JavaScript array's own properties: its indexes ("0", not "00") and length.
                 if (part.equals("length")) {
                     node = (long) list.size();
@@ -115,8 +117,8 @@ public final class Fingerprint {
 
     @SuppressWarnings("unchecked")
     private static Object omitPath(Object value, List<String> path) {
-        if (path.isEmpty() || !(value instanceof Map<?, ?> map) || !map.containsKey(path.get(0))) return value;
-        Map<String, Object> copy = new java.util.LinkedHashMap<>((Map<String, Object>) map);
+        if (path.isEmpty() || !(value instanceof Map<?, ?>) || !((Map<?, ?>) value).containsKey(path.get(0))) return value;
+        Map<String, Object> copy = new java.util.LinkedHashMap<>((Map<String, Object>) value);
         if (path.size() == 1) copy.remove(path.get(0));
         else copy.put(path.get(0), omitPath(copy.get(path.get(0)), path.subList(1, path.size())));
         return copy;
@@ -132,19 +134,20 @@ public final class Fingerprint {
     private static void write(StringBuilder out, Object value, int depth) {
         if (value == null) {
             out.append("null");
-        } else if (value instanceof String text) {
-            out.append(quote(text));
-        } else if (value instanceof Boolean flag) {
-            out.append(flag);
+        } else if (value instanceof String) {
+            out.append(quote((String) value));
+        } else if (value instanceof Boolean) {
+            out.append((Boolean) value);
         } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte || value instanceof BigInteger) {
             BigInteger integer = new BigInteger(value.toString());
             if (integer.abs().compareTo(BigInteger.valueOf((long) MAX_SAFE)) > 0) throw new UnhashableInputException("unsafe_integer");
             out.append(integer);
-        } else if (value instanceof Number number) {
-            out.append(number(number.doubleValue()));
+        } else if (value instanceof Number) {
+            out.append(number(((Number) value).doubleValue()));
         } else if (value instanceof Map<?, ?> || value instanceof Collection<?>) {
             if (depth >= MAX_DEPTH) throw new UnhashableInputException("too_deep");
-            if (value instanceof Collection<?> list) {
+            if (value instanceof Collection<?>) {
+                Collection<?> list = (Collection<?>) value;
                 out.append('[');
                 int i = 0;
                 for (Object element : list) {
@@ -206,17 +209,16 @@ public final class Fingerprint {
                 continue;
             }
             switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
+                case '"': out.append("\\\""); break;
+                case '\\': out.append("\\\\"); break;
+                case '\b': out.append("\\b"); break;
+                case '\f': out.append("\\f"); break;
+                case '\n': out.append("\\n"); break;
+                case '\r': out.append("\\r"); break;
+                case '\t': out.append("\\t"); break;
+                default:
                     if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
                     else out.append(c);
-                }
             }
         }
         return out.append('"').toString();
@@ -253,10 +255,17 @@ public final class Fingerprint {
         return new String(out.toByteArray(), StandardCharsets.UTF_8);
     }
 
+    /** Lower-case hex of bytes (java.util.HexFormat is Java 17; this package compiles at 11). */
+    static String hex(byte[] bytes) {
+        StringBuilder out = new StringBuilder(bytes.length * 2);
+        for (byte b : bytes) out.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+        return out.toString();
+    }
+
     static String sha256Hex(String text) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
+            return hex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

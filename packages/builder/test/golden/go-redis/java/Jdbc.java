@@ -27,7 +27,18 @@ public final class Jdbc {
     }
 
     /** What a statement did: its rows (SELECT or RETURNING), else the affected row count. */
-    record Outcome(List<Map<String, Object>> rows, int affected) {}
+    static final class Outcome {
+        private final List<Map<String, Object>> rows;
+        private final int affected;
+
+        Outcome(List<Map<String, Object>> rows, int affected) {
+            this.rows = rows;
+            this.affected = affected;
+        }
+
+        List<Map<String, Object>> rows() { return rows; }
+        int affected() { return affected; }
+    }
 
     private Jdbc() {}
 
@@ -94,13 +105,13 @@ public final class Jdbc {
 
     static String text(Object value) {
         if (value == null) return null;
-        if (value instanceof byte[] raw) return new String(raw, StandardCharsets.UTF_8);
+        if (value instanceof byte[]) return new String((byte[]) value, StandardCharsets.UTF_8);
         return value.toString();
     }
 
     static byte[] bytes(Object value) {
         if (value == null) return new byte[0];
-        if (value instanceof byte[] raw) return raw;
+        if (value instanceof byte[]) return (byte[]) value;
         return value.toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -110,12 +121,13 @@ public final class Jdbc {
 
     /** Integers, float ms (with a microsecond fraction), booleans and UTC date-times as whole ms. */
     static long asLong(Object value) {
-        if (value instanceof Number number) return number instanceof Double || number instanceof Float ? (long) Math.floor(number.doubleValue()) : number.longValue();
-        if (value instanceof Boolean flag) return flag ? 1 : 0;
+        if (value instanceof Double || value instanceof Float) return (long) Math.floor(((Number) value).doubleValue());
+        if (value instanceof Number) return ((Number) value).longValue();
+        if (value instanceof Boolean) return (Boolean) value ? 1 : 0;
         // DATETIME(3) in UTC (MySQL): the wall-clock fields as stored, whatever the JVM's zone.
-        if (value instanceof Timestamp timestamp) return timestamp.toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli();
-        if (value instanceof LocalDateTime time) return time.toInstant(ZoneOffset.UTC).toEpochMilli();
-        if (value instanceof OffsetDateTime time) return time.toInstant().toEpochMilli();
+        if (value instanceof Timestamp) return ((Timestamp) value).toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli();
+        if (value instanceof LocalDateTime) return ((LocalDateTime) value).toInstant(ZoneOffset.UTC).toEpochMilli();
+        if (value instanceof OffsetDateTime) return ((OffsetDateTime) value).toInstant().toEpochMilli();
         if (value == null) return 0;
         return Long.parseLong(value.toString());
     }

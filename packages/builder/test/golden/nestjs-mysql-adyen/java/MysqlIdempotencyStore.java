@@ -4,7 +4,6 @@ import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +32,7 @@ public final class MysqlIdempotencyStore implements IdempotencyEngine.Store {
         for (int attempt = 0; attempt < 8; attempt++) {
             byte[] raw = new byte[16];
             RANDOM.nextBytes(raw);
-            String nonce = HexFormat.of().formatHex(raw);
+            String nonce = Fingerprint.hex(raw);
             Map<String, Object> values = new HashMap<>();
             values.put("key", in.key());
             values.put("scope", in.scope());

@@ -17,8 +17,22 @@ import java.util.regex.Pattern;
  * its own clock; every write after the claim is fenced by the lock version (the fencing token).
  */
 public final class IdempotencyEngine {
+    // Value classes written out (not records) so that the package compiles at Java 11: accessors
+    // keep the record style, `policy.leaseMs()`.
+
     /** An action's lock timeout (lease) and key expiry (retention), from project.json. */
-    public record Policy(long leaseMs, long ttlMs) {
+    public static final class Policy {
+        private final long leaseMs;
+        private final long ttlMs;
+
+        public Policy(long leaseMs, long ttlMs) {
+            this.leaseMs = leaseMs;
+            this.ttlMs = ttlMs;
+        }
+
+        public long leaseMs() { return leaseMs; }
+        public long ttlMs() { return ttlMs; }
+
         public static Policy of(String action) {
             Map<String, Object> data = Project.action(action);
             return new Policy(((Number) data.get("leaseMs")).longValue(), ((Number) data.get("ttlMs")).longValue());
@@ -26,26 +40,149 @@ public final class IdempotencyEngine {
     }
 
     /** A stored response: status code and headers (null = none), what the body bytes are, the bytes. */
-    public record Response(Integer statusCode, Map<String, String> headers, String encoding, byte[] body) {}
+    public static final class Response {
+        private final Integer statusCode;
+        private final Map<String, String> headers;
+        private final String encoding;
+        private final byte[] body;
+
+        public Response(Integer statusCode, Map<String, String> headers, String encoding, byte[] body) {
+            this.statusCode = statusCode;
+            this.headers = headers;
+            this.encoding = encoding;
+            this.body = body;
+        }
+
+        public Integer statusCode() { return statusCode; }
+        public Map<String, String> headers() { return headers; }
+        public String encoding() { return encoding; }
+        public byte[] body() { return body; }
+    }
 
     /** A stored record; times are ms since the epoch on the store clock (null = not set). */
-    public record Record(String key, String scope, String owner, String fingerprint, String status, long lockVersion,
-                         Long lockedUntil, Long createdAt, Long completedAt, long expiresAt, Response response) {}
+    public static final class Record {
+        private final String key;
+        private final String scope;
+        private final String owner;
+        private final String fingerprint;
+        private final String status;
+        private final long lockVersion;
+        private final Long lockedUntil;
+        private final Long createdAt;
+        private final Long completedAt;
+        private final long expiresAt;
+        private final Response response;
+
+        public Record(String key, String scope, String owner, String fingerprint, String status, long lockVersion,
+                      Long lockedUntil, Long createdAt, Long completedAt, long expiresAt, Response response) {
+            this.key = key;
+            this.scope = scope;
+            this.owner = owner;
+            this.fingerprint = fingerprint;
+            this.status = status;
+            this.lockVersion = lockVersion;
+            this.lockedUntil = lockedUntil;
+            this.createdAt = createdAt;
+            this.completedAt = completedAt;
+            this.expiresAt = expiresAt;
+            this.response = response;
+        }
+
+        public String key() { return key; }
+        public String scope() { return scope; }
+        public String owner() { return owner; }
+        public String fingerprint() { return fingerprint; }
+        public String status() { return status; }
+        public long lockVersion() { return lockVersion; }
+        public Long lockedUntil() { return lockedUntil; }
+        public Long createdAt() { return createdAt; }
+        public Long completedAt() { return completedAt; }
+        public long expiresAt() { return expiresAt; }
+        public Response response() { return response; }
+    }
 
     /** One claim: owner (null = none) may take over its orphans; replaceExpired replaces an expired record. */
-    public record ClaimInput(String key, String scope, String fingerprint, String owner, long leaseMs, long ttlMs, boolean replaceExpired) {}
+    public static final class ClaimInput {
+        private final String key;
+        private final String scope;
+        private final String fingerprint;
+        private final String owner;
+        private final long leaseMs;
+        private final long ttlMs;
+        private final boolean replaceExpired;
 
-    public record Claimed(String key, String scope, long lockVersion, boolean reclaimed, boolean replacedExpired) {}
+        public ClaimInput(String key, String scope, String fingerprint, String owner, long leaseMs, long ttlMs, boolean replaceExpired) {
+            this.key = key;
+            this.scope = scope;
+            this.fingerprint = fingerprint;
+            this.owner = owner;
+            this.leaseMs = leaseMs;
+            this.ttlMs = ttlMs;
+            this.replaceExpired = replaceExpired;
+        }
+
+        public String key() { return key; }
+        public String scope() { return scope; }
+        public String fingerprint() { return fingerprint; }
+        public String owner() { return owner; }
+        public long leaseMs() { return leaseMs; }
+        public long ttlMs() { return ttlMs; }
+        public boolean replaceExpired() { return replaceExpired; }
+    }
+
+    public static final class Claimed {
+        private final String key;
+        private final String scope;
+        private final long lockVersion;
+        private final boolean reclaimed;
+        private final boolean replacedExpired;
+
+        public Claimed(String key, String scope, long lockVersion, boolean reclaimed, boolean replacedExpired) {
+            this.key = key;
+            this.scope = scope;
+            this.lockVersion = lockVersion;
+            this.reclaimed = reclaimed;
+            this.replacedExpired = replacedExpired;
+        }
+
+        public String key() { return key; }
+        public String scope() { return scope; }
+        public long lockVersion() { return lockVersion; }
+        public boolean reclaimed() { return reclaimed; }
+        public boolean replacedExpired() { return replacedExpired; }
+    }
 
     /** The record that holds the key, read together with the store clock. */
-    public record Existing(Record record, long now) {
+    public static final class Existing {
+        private final Record record;
+        private final long now;
+
+        public Existing(Record record, long now) {
+            this.record = record;
+            this.now = now;
+        }
+
+        public Record record() { return record; }
+        public long now() { return now; }
+
         public long retryAfterMs() {
             return Math.max(0, (record.lockedUntil() == null ? 0 : record.lockedUntil()) - now);
         }
     }
 
     /** Either this caller holds the key, or the record that holds it. */
-    public record ClaimResult(Claimed claimed, Existing existing) {}
+    public static final class ClaimResult {
+        private final Claimed claimed;
+        private final Existing existing;
+
+        public ClaimResult(Claimed claimed, Existing existing) {
+            this.claimed = claimed;
+            this.existing = existing;
+        }
+
+        public Claimed claimed() { return claimed; }
+        public Existing existing() { return existing; }
+    }
 
     /**
      * The runtime's store contract: each method one atomic operation, every time comparison on the
@@ -64,10 +201,41 @@ public final class IdempotencyEngine {
     }
 
     /** A fresh result, a replay, or a problem. body is JSON text; problemCode is set on refusals. */
-    public record Answer(int status, String body, boolean replayed, long retryAfterSeconds, String problemCode) {}
+    public static final class Answer {
+        private final int status;
+        private final String body;
+        private final boolean replayed;
+        private final long retryAfterSeconds;
+        private final String problemCode;
+
+        public Answer(int status, String body, boolean replayed, long retryAfterSeconds, String problemCode) {
+            this.status = status;
+            this.body = body;
+            this.replayed = replayed;
+            this.retryAfterSeconds = retryAfterSeconds;
+            this.problemCode = problemCode;
+        }
+
+        public int status() { return status; }
+        public String body() { return body; }
+        public boolean replayed() { return replayed; }
+        public long retryAfterSeconds() { return retryAfterSeconds; }
+        public String problemCode() { return problemCode; }
+    }
 
     /** What an action returns: status and JSON body. */
-    public record Result(int status, String body) {}
+    public static final class Result {
+        private final int status;
+        private final String body;
+
+        public Result(int status, String body) {
+            this.status = status;
+            this.body = body;
+        }
+
+        public int status() { return status; }
+        public String body() { return body; }
+    }
 
     @FunctionalInterface
     public interface Action {
@@ -156,7 +324,7 @@ public final class IdempotencyEngine {
     /** The whole flow: claim, run once (with a heartbeat), store, or answer the duplicate. */
     public Answer run(String action, String intent, String scope, String fingerprint, Action execute) throws Exception {
         Object begun = begin(action, intent, scope, fingerprint);
-        if (begun instanceof Answer answer) return answer;
+        if (begun instanceof Answer) return (Answer) begun;
         Claimed claimed = (Claimed) begun;
         Policy policy = Policy.of(action);
         AtomicBoolean lost = new AtomicBoolean(false);

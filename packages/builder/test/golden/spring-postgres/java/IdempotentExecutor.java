@@ -39,7 +39,7 @@ public class IdempotentExecutor {
     public ResponseEntity<Object> execute(String action, String idempotencyKey, String scope, Object body,
                                           String path, String query, Supplier<ResponseEntity<Object>> handler) throws Exception {
         Object intent = IdempotencyEngine.validateIntent(idempotencyKey);
-        if (intent instanceof IdempotencyEngine.Answer problem) return toResponse(problem);
+        if (intent instanceof IdempotencyEngine.Answer) return toResponse((IdempotencyEngine.Answer) intent);
         if (scope == null || scope.isEmpty()) {
             return toResponse(IdempotencyEngine.problem("unauthenticated", 0));
         }

@@ -1,0 +1,5 @@
+class PurgeAbandonedCartsJob < ApplicationJob
+  def perform
+    Cart.abandoned.delete_all
+  end
+end
