@@ -89,7 +89,7 @@ const SQL_STORES: readonly StoreKind[] = ['postgresql', 'mysql', 'sqlite'];
  * The failure recovery path of one action.
  * @example planRecovery(action, 'postgresql', 8000).strategy // 'transactional'
  */
-export function planRecovery(action: Action, store: StoreKind, leaseMs: number): RecoveryPlan {
+export function planRecovery(action: Action, store: StoreKind, leaseMs: number, subKeyPattern = '{key}_{n}'): RecoveryPlan {
   const lease = formatMs(leaseMs);
   const crash = `A crash after the claim leaves the record PROCESSING with \`locked_until\` = claim time + ${lease}; the stuck-record query lists it, and the first retry after that reclaims it with \`lock_version + 1\` in one atomic statement, which fences out the dead worker’s late writes.`;
   if (action.steps && action.steps.length > 1) {
@@ -98,7 +98,7 @@ export function planRecovery(action: Action, store: StoreKind, leaseMs: number):
       summary: `Resume from the last incomplete step after the ${lease} lease; compensate completed steps in reverse on a permanent failure.`,
       steps: [
         crash,
-        `Each of the ${action.steps.length} steps (${action.steps.join(' → ')}) records STEP_n_DONE before the next starts, and each external call carries the step sub-key \`{key}_{n}\`; the reclaiming worker skips every step already DONE and re-issues the interrupted one with the same sub-key, so the provider deduplicates it.`,
+        `Each of the ${action.steps.length} steps (${action.steps.join(' → ')}) records its step done before the next starts, and each external call carries the step sub-key \`${subKeyPattern}\`; the reclaiming worker skips every step already DONE and re-issues the interrupted one with the same sub-key, so the provider deduplicates it.`,
         'A permanent failure of step n moves the saga to STEP_n_FAILED → COMPENSATING: completed steps are reversed newest first, each compensation with its own sub-key, ending in ROLLED_BACK (replayed to later retries).',
         'If compensation itself keeps failing, the saga stays COMPENSATING and the runbook’s stuck query surfaces it for manual resolution after three reclaims.',
       ],

@@ -165,7 +165,7 @@ export function derivePlan(answers: Answers): Plan {
       lease,
       retention,
       impact: planImpact(action),
-      recovery: planRecovery(action, stack.store, lease.leaseMs),
+      recovery: planRecovery(action, stack.store, lease.leaseMs, saga?.subKeyPattern),
       retrySources: retrySourcesFor(action, answers),
       fields: significantFields(action),
       excluded: excludedFields(action),

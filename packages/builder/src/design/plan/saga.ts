@@ -21,6 +21,14 @@ export interface SagaPlan {
   readonly diagram: string;
   /** Steps that cannot be undone and should therefore run last. */
   readonly irreversible: readonly string[];
+  /**
+   * Where progress is kept: `runtime` = the runtime's defineSaga (every step its own record in the
+   * engine's store, sub-key `{key}:{step}`); `step-table` = the standalone languages' step table
+   * (sub-key `{key}_{n}`).
+   */
+  readonly runner: 'runtime' | 'step-table';
+  /** The sub-key pattern the generated code uses, for prose. */
+  readonly subKeyPattern: string;
 }
 
 const COMPENSATIONS: readonly [RegExp, (step: string) => string, boolean][] = [
@@ -69,5 +77,12 @@ export function planSaga(action: Action, storedKey: string, runtimeRunner = fals
   lines.push('');
   lines.push('Crash anywhere: the state stays as recorded; the reclaiming worker resumes at the first step not DONE.');
   const irreversible = steps.filter((step) => !step.reversible).map((step) => step.name);
-  return { steps, states, diagram: lines.join('\n'), irreversible };
+  return {
+    steps,
+    states,
+    diagram: lines.join('\n'),
+    irreversible,
+    runner: runtimeRunner ? 'runtime' : 'step-table',
+    subKeyPattern: runtimeRunner ? stepKey('{key}', '{step}') : '{key}_{n}',
+  };
 }

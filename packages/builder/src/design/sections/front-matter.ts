@@ -53,7 +53,11 @@ export function keyDecisions(plan: Plan): KeyDecision[] {
     const used = [...new Set(outgoing.map((a) => a.action.provider as string))];
     decisions.push({ label: 'Providers', value: `provider keys derived deterministically from the local key (${used.map((p) => derivations[p]).join('; ')})` });
   }
-  if (plan.actions.some((a) => a.saga)) decisions.push({ label: 'Sagas', value: 'step table + sub-keys {key}_{n}; resume from the first step not DONE; compensate newest first' });
+  const saga = plan.actions.find((a) => a.saga)?.saga;
+  if (saga) {
+    const where = saga.runner === 'runtime' ? 'one record per step in the store' : 'step table';
+    decisions.push({ label: 'Sagas', value: `${where} + sub-keys ${saga.subKeyPattern}; resume from the first step not done; compensate newest first` });
+  }
   decisions.push({ label: 'Code', value: `${plan.stack.languageName} / ${plan.stack.frameworkName}${plan.stack.language === 'typescript' ? ' on the idempotency-builder runtime' : ' (standalone)'}` });
   return decisions;
 }

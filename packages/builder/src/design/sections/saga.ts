@@ -4,6 +4,7 @@ import type { Section } from '../model.js';
 import type { ActionPlan } from '../plan/plan.js';
 import { actionAnchor, type DesignContext } from './context.js';
 import { sagaStateDiagram } from './diagrams.js';
+import { compensationKey, stepKey } from '@idempotency-builder/runtime/saga';
 
 function sagaFor(a: ActionPlan): Section | undefined {
   const saga = a.saga;
@@ -38,7 +39,7 @@ export function sagaSection(ctx: DesignContext): Section {
       [
         para(txt`The generated ${code('sagas.ts')} runs each saga with the runtime’s runner, ${code('defineSaga')} from ${code('@idempotency-builder/runtime/saga')}: one outer key covers the saga and every step is a record of its own in the same store — no second table, no orchestrator.`),
         bullets([
-          labelled('Sub-keys', txt`step ${code('{key}:{step}')}, compensation ${code('{key}:{step}:compensate')}, each claimed, run and stored through the same engine (fenced, leased, replayed); a provider call inside a step derives its provider key from the step’s key.`),
+          labelled('Sub-keys', txt`step ${code(stepKey('{key}', '{step}'))}, compensation ${code(compensationKey('{key}', '{step}'))}, each claimed, run and stored through the same engine (fenced, leased, replayed); a provider call inside a step derives its provider key from the step’s key.`),
           labelled('Resume', txt`a retry of the outer key replays every completed step from its record and runs from the first step without one — a completed step never runs twice.`),
           labelled('Compensation', txt`a permanent failure of step n runs the compensations of the completed steps newest first, each itself idempotent and resumable; the saga ends ROLLED_BACK and later retries are answered ROLLED_BACK.`),
           labelled('State', txt`${code('saga.status(key, scope)')} reads the records: STEP_n_DONE → … → COMPLETED, or STEP_n_FAILED → COMPENSATING → ROLLED_BACK.`),
