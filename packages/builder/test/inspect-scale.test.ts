@@ -15,7 +15,7 @@ describe('a payment module after 10,000 other files', () => {
   beforeAll(() => {
     // Short library files: the walk and the pre-filter see as many files, the test writes less.
     repo = writeSyntheticRepo(mkdtempSync(join(tmpdir(), 'inspect-scale-')), { files: 10_050, libraryLines: 8 });
-  });
+  }, 180_000);
   afterAll(() => rmSync(repo.root, { recursive: true, force: true }));
 
   it('is the last file of the walk, after more than 10,000 others', () => {
