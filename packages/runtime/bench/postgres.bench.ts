@@ -5,8 +5,11 @@
  *  2. replay lookups per second: the store's get() vs pgbench running the same SELECT, and the
  *     claim statement on completed keys (the engine's replay path) vs pgbench running it;
  *  3. claim p50/p99 with 10^3 vs N rows stored;
- *  4. claim p50/p99 while N expired rows are purged: batched (SKIP LOCKED) vs one big DELETE.
+ *  4. claim p50/p99 while N expired rows are purged: back-to-back batches (SKIP LOCKED), the
+ *     cleanup job without and with pacing, one big DELETE — each p99 ÷ the p99 of claims in the
+ *     same case's windows with the purge paused (bench/purge-latency.ts).
  * N = IDEMPOTENCY_BENCH_PG_ROWS (default 100 000; the docs' figures use 1 000 000).
+ * IDEMPOTENCY_BENCH_CASES=throughput,size,cleanup picks cases (default all).
  * Whole seconds per throughput case (pgbench -T) = IDEMPOTENCY_BENCH_PG_SECONDS (default 1; the docs use 2).
  */
 import { spawn } from 'node:child_process';
@@ -14,12 +17,16 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { fingerprintFields } from '../src/index.js';
-import { createPostgresStore, type PostgresStore } from '../src/stores/postgres/index.js';
+import type { PostgresStore } from '@idempotency-builder/runtime/postgres';
 import { postgresStatements } from '../src/stores/postgres/sql.js';
 import { responseParams } from '../src/stores/postgres/row-mapping.js';
 import { probeTcp } from '../test/support/services.js';
 import { percentile, type BenchSuite, type Reporter, type Row } from './harness.js';
+import { purgeLatency, wantCase } from './purge-latency.js';
+import { importRuntime, runtimeSource } from './runtime-import.js';
+
+const { fingerprintFields } = await importRuntime<typeof import('@idempotency-builder/runtime')>('');
+const { createPostgresStore, startPostgresCleanup } = await importRuntime<typeof import('@idempotency-builder/runtime/postgres')>('postgres');
 
 const PGBENCH = '/usr/bin/pgbench';
 const CONNECTION = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
@@ -168,7 +175,7 @@ async function throughputCases(report: Reporter, pool: pg.Pool, stores: Record<M
   report.table('replay lookups per second, 10 000 completed records (ratio = store / pgbench)', replayRows);
 }
 
-async function sizeAndPurgeCases(report: Reporter, pool: pg.Pool, store: PostgresStore) {
+async function sizeCases(report: Reporter, pool: pg.Pool, store: PostgresStore) {
   const sizeRows: Row[] = [];
   for (const stored of [1_000, ROWS]) {
     await fill(pool, store, stored, true);
@@ -177,45 +184,35 @@ async function sizeAndPurgeCases(report: Reporter, pool: pg.Pool, store: Postgre
     sizeRows.push(latencyRow(`claim, stored key (replay), ${stored.toLocaleString('en-US')} rows stored`, replay));
   }
   report.table('claim latency by table size', sizeRows);
+}
 
-  // The table holds ROWS expired rows now. Claims during: nothing, the batched purge, one DELETE.
-  const purgeRows: Row[] = [];
-  const during = async (label: string, work: () => Promise<unknown>) => {
-    const fresh: number[] = [];
-    const replace: number[] = [];
-    let running = true;
-    let n = 0;
-    const loop = async (samples: number[], key: () => string) => {
-      while (running) {
-        const started = performance.now();
-        await store.claim(claimInput(key()));
-        samples.push(performance.now() - started);
-      }
-    };
-    const loops = [
-      loop(fresh, () => `purge-${n++}`),
-      loop(fresh, () => `purge-${n++}`),
-      loop(fresh, () => `purge-${n++}`),
-      // Claims of expired keys: they need the very rows the purge is deleting.
-      loop(replace, () => `fill-${1 + Math.floor(Math.random() * ROWS)}`),
-    ];
-    const started = performance.now();
-    await work();
-    const workMs = performance.now() - started;
-    running = false;
-    await Promise.all(loops);
-    purgeRows.push(latencyRow(`${label}: claims of new keys`, fresh, `${(workMs / 1000).toFixed(1)} s`));
-    purgeRows.push(latencyRow(`${label}: claims of expired keys`, replace));
-  };
-  await during('no purge (baseline, 3 s)', () => new Promise((resolve) => setTimeout(resolve, 3_000)));
-  await during(`batched purge of ${ROWS.toLocaleString('en-US')} expired rows (5 000 per batch)`, async () => {
-    while ((await store.purgeExpired(5_000)) > 0);
-  });
+async function purgeCases(report: Reporter, pool: pg.Pool, store: PostgresStore) {
+  const rows = ROWS.toLocaleString('en-US');
+  const latency = purgeLatency(store, { fingerprint, expiredKey: () => `fill-${1 + Math.floor(Math.random() * ROWS)}` });
   await fill(pool, store, ROWS, true);
-  await during(`one DELETE of ${ROWS.toLocaleString('en-US')} expired rows`, () =>
+  await latency.during(`back-to-back purgeExpired(5 000) of ${rows} expired rows`, async (gate) => {
+    while ((await gate(), await store.purgeExpired(5_000)) > 0);
+  });
+  // The job with its defaults (100 batches of 1 000 per run), its runs back to back until the
+  // backlog is gone. Gated between runs, not batches: a gate inside purgeExpired would count
+  // its wait as the batch's duration and stretch the job's own pause.
+  const job = async (label: string, options: { pauseRatio?: number }) => {
+    await fill(pool, store, ROWS, true);
+    await latency.during(`startPostgresCleanup (${label}) purging ${rows} expired rows`, async (gate) => {
+      const cleanup = startPostgresCleanup({ store, ttlMs, intervalMs: 3_600_000, ...options });
+      while ((await gate(), await cleanup.runOnce()) > 0);
+      await cleanup.stop();
+    });
+  };
+  // IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS=0,1,3 (default 0,3): the job's pacing, one case each; 3 is the job's default.
+  for (const ratio of (process.env.IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS ?? '0,3').split(',').map(Number)) {
+    await job(`pauseRatio ${ratio}${ratio === 0 ? ': batches back to back' : ratio === 3 ? ': the default' : ''}`, { pauseRatio: ratio });
+  }
+  await fill(pool, store, ROWS, true);
+  await latency.during(`one DELETE of ${rows} expired rows`, () =>
     pool.query(`DELETE FROM ${store.table} WHERE status <> 'PROCESSING' AND expires_at <= clock_timestamp()`),
   );
-  report.table('claim latency during cleanup (4 clients: 3 new keys, 1 expired keys)', purgeRows);
+  report.table('claim latency during cleanup (4 clients: 3 new keys, 1 expired keys; purge gated on/off in alternating windows; ratio = p99 running / p99 paused)', latency.rows());
 }
 
 const suite: BenchSuite = {
@@ -237,9 +234,10 @@ const suite: BenchSuite = {
     const stores = { prepared: store, extended: createPostgresStore({ db: pool, schema, table: 'idempotency_store' }) };
     try {
       await store.migrate();
-      report.line(`N = ${ROWS.toLocaleString('en-US')} rows (IDEMPOTENCY_BENCH_PG_ROWS), ${SECONDS} s per throughput case; server ${(await pool.query('SHOW server_version')).rows[0]!.server_version}`);
-      await throughputCases(report, pool, stores, dir);
-      await sizeAndPurgeCases(report, pool, store);
+      report.line(`N = ${ROWS.toLocaleString('en-US')} rows (IDEMPOTENCY_BENCH_PG_ROWS), ${SECONDS} s per throughput case; server ${(await pool.query('SHOW server_version')).rows[0]!.server_version}; runtime: ${runtimeSource}`);
+      if (wantCase('throughput')) await throughputCases(report, pool, stores, dir);
+      if (wantCase('size')) await sizeCases(report, pool, store);
+      if (wantCase('cleanup')) await purgeCases(report, pool, store);
     } finally {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
       await pool.end();

@@ -12,6 +12,7 @@ import { positiveInteger } from '../../core/options.js';
 import type { IdempotencyRecord, RecordStatus, StoredResponse } from '../../core/record.js';
 import type { ClaimInput, ClaimResult, FencedResult, FinishInput, IdempotencyStore } from '../../core/store-contract.js';
 import { sqliteSchema } from './schema.js';
+import { slicedPurge } from './sliced-purge.js';
 import { sqliteStatements, type SqliteStatementName } from './sql.js';
 
 /** The part of a better-sqlite3 statement the store uses. */
@@ -52,6 +53,12 @@ export interface SqliteStoreOptions {
    * record means the action can run again.
    */
   readonly synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * `purgeExpired(batch)` deletes in slices of about this many ms each (one short write
+   * transaction per slice) and gives the event loop a turn between slices: the driver is
+   * synchronous, so a long DELETE would stall every request of the process. Default 2.
+   */
+  readonly purgeSliceMs?: number;
 }
 
 export interface SqliteStore extends IdempotencyStore {
@@ -84,8 +91,10 @@ const CLAIM_SLICE_MS = 5;
 type ClaimReadRow = { now: number } & (RecordRow | { [K in keyof RecordRow]: null });
 
 type Statements = Record<SqliteStatementName, SqliteStatementLike>;
+type PragmaReads = Record<'synchronous' | 'journalMode', SqliteStatementLike>;
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+const DEFAULT_PURGE_SLICE_MS = 2;
 
 /**
  * Creates the SQLite store over a file (opened by the store) or an open better-sqlite3 database.
@@ -109,6 +118,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
     throw new InvalidOptionsError(`Option "synchronous" must be "FULL" or "NORMAL"; got ${String(synchronous)}.`);
   }
+  const purgeSliceMs = positiveInteger('purgeSliceMs', options.purgeSliceMs ?? DEFAULT_PURGE_SLICE_MS);
   const busyTimeoutMs =
     options.busyTimeoutMs === undefined ? undefined : positiveInteger('busyTimeoutMs', options.busyTimeoutMs, { min: 0 });
   const sql = sqliteStatements(table); // validates the table name now, not on first use
@@ -126,7 +136,12 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         return [name, statement];
       }),
     ) as Statements;
-    return { db, statements, claim: db.transaction((input: ClaimInput) => claimIn(statements, input)) };
+    const pragma = { synchronous: db.prepare('PRAGMA synchronous'), journalMode: db.prepare('PRAGMA journal_mode') };
+    const purge = slicedPurge((rows) => withoutSync(db, pragma, () => statements.purgeExpired.run({ batchSize: rows }).changes), {
+      sliceMs: purgeSliceMs,
+      stopped: () => closed,
+    });
+    return { db, statements, purge, claim: db.transaction((input: ClaimInput) => claimIn(statements, input)) };
   };
 
   // A given database is set up now (errors surface here); a file is opened in the background,
@@ -178,7 +193,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async purgeExpired(batchSize) {
       positiveInteger('batchSize', batchSize);
-      return (await use()).statements.purgeExpired.run({ batchSize }).changes;
+      return (await use()).purge(batchSize);
     },
     async listStuck({ olderThanMs, limit }) {
       const rows = (await use()).statements.listStuck.all({ olderThanMs, limit }) as RecordRow[];
@@ -284,6 +299,31 @@ async function retryWhileBusy<T>(budgetMs: number, step: () => T): Promise<T> {
       if (!code.startsWith('SQLITE_BUSY') || Date.now() + pauseMs > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
+  }
+}
+
+/**
+ * Runs one purge slice with `synchronous = NORMAL` in WAL mode, then restores the connection's
+ * setting. Under FULL every commit waits for an fsync, and the synchronous driver makes the
+ * event loop wait with it: slices sized in milliseconds would shrink to a few rows per fsync.
+ * A purge commit lost on power loss only brings back rows that are still expired, purged again
+ * next run; the next FULL commit (any claim or completion) syncs the WAL, purge frames included;
+ * WAL with NORMAL never corrupts the file (rollback-journal modes could, so they keep FULL).
+ * Nothing of this process runs between the statements (the driver is synchronous).
+ */
+function withoutSync<T>(db: SqliteDatabaseLike, pragma: PragmaReads, run: () => T): T {
+  const level = Number((pragma.synchronous.get() as { synchronous: number }).synchronous);
+  const wal = String((pragma.journalMode.get() as { journal_mode: string }).journal_mode).toLowerCase() === 'wal';
+  if (level < 2 || !wal) return run(); // already NORMAL or OFF, or not WAL
+  try {
+    db.exec('PRAGMA synchronous = NORMAL');
+  } catch {
+    return run(); // inside a transaction of the caller's on a given database: the level cannot change there
+  }
+  try {
+    return run();
+  } finally {
+    db.exec(`PRAGMA synchronous = ${level}`);
   }
 }
 
