@@ -253,3 +253,25 @@ describe('inspectCodebase: routes the design can print', () => {
     expect(refund?.bodyFields).not.toContain('order_id');
   });
 });
+
+describe('inspectCodebase: Medusa v2 file-based API routes', () => {
+  it('src/api/**/route.ts exporting verbs, only in a project that imports @medusajs', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ dependencies: { '@medusajs/framework': '^2.0.0', '@medusajs/medusa': '^2.0.0' } }),
+      'src/api/store/custom-orders/[id]/refund/route.ts': [
+        'import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http";',
+        'export const GET = async (req: MedusaRequest, res: MedusaResponse) => { res.json({}) };',
+        'export const POST = async (req: MedusaRequest, res: MedusaResponse) => {',
+        '  const { amount, reason } = req.body as { amount: number; reason: string };',
+        '  res.status(201).json({ amount, reason });',
+        '};',
+        '',
+      ].join('\n'),
+      // The same path in a project without Medusa is not a route file.
+      'tools/src/api/route.ts': 'export const POST = async () => 1;\n',
+    });
+    const inspection = await inspectCodebase(dir);
+    expect(routes(inspection.endpoints)).toEqual(['POST /store/custom-orders/:id/refund @ src/api/store/custom-orders/[id]/refund/route.ts:3']);
+    expect(inspection.endpoints[0]?.bodyFields).toEqual(['amount', 'reason']);
+  });
+});

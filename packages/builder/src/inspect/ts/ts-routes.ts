@@ -213,6 +213,8 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
 }
 
 const NEXT_ROUTE_FILE = /(?:^|\/)app\/((?:[^/]+\/)*)route\.(?:ts|tsx|js|mjs|jsx)$/;
+const MEDUSA_ROUTE_FILE = /(?:^|\/)src\/api\/((?:[^/]+\/)*)route\.(?:ts|js|mjs)$/;
+const MEDUSA_IMPORT = /from\s+['"]@medusajs\//;
 
 /**
  * `app/api/orders/[id]/(group)/route.ts` → `/api/orders/:id` (also used for `pages/api` files).
@@ -233,15 +235,20 @@ function isExported(node: ts.Node): boolean {
  * @example nextRouteEndpoints(parseSource('app/api/orders/route.ts', 'export async function POST(req) {}')) // POST /api/orders
  */
 export function nextRouteEndpoints(src: ParsedSource): EndpointFinding[] {
-  const match = NEXT_ROUTE_FILE.exec(src.relPath);
+  const next = NEXT_ROUTE_FILE.exec(src.relPath);
+  // Medusa v2 API routes (`src/api/store/carts/[id]/route.ts`): the same file convention, served by
+  // Medusa's Express application, so the Express middleware protects them.
+  const medusa = next ? null : MEDUSA_ROUTE_FILE.exec(src.relPath);
+  const match = next ?? (medusa && MEDUSA_IMPORT.test(src.sf.text) ? medusa : null);
   if (!match) return [];
+  const framework = next ? 'nextjs' : 'express';
   const route = nextRoute(match[1] ?? '');
   const out: EndpointFinding[] = [];
   for (const statement of src.sf.statements) {
     if (!isExported(statement)) continue;
     if (ts.isFunctionDeclaration(statement) && statement.name && METHODS[statement.name.text.toLowerCase()] && statement.name.text === statement.name.text.toUpperCase()) {
       const method = METHODS[statement.name.text.toLowerCase()] as MutatingMethod;
-      out.push(endpointFinding(src, { method, route, framework: 'nextjs', at: statement, handler: statement, name: statement.name.text }));
+      out.push(endpointFinding(src, { method, route, framework, at: statement, handler: statement, name: statement.name.text }));
     }
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
@@ -249,7 +256,7 @@ export function nextRouteEndpoints(src: ParsedSource): EndpointFinding[] {
         const init = declaration.initializer ? unwrap(declaration.initializer) : undefined;
         if (!METHODS[name.toLowerCase()] || name !== name.toUpperCase()) continue;
         const handler = init && isFunctionLike(init) ? init : undefined;
-        out.push(endpointFinding(src, { method: METHODS[name.toLowerCase()] as MutatingMethod, route, framework: 'nextjs', at: declaration, handler, name }));
+        out.push(endpointFinding(src, { method: METHODS[name.toLowerCase()] as MutatingMethod, route, framework, at: declaration, handler, name }));
       }
     }
   }
