@@ -288,7 +288,7 @@ describe('provider keys in generated Go, Python and Java equal the runtime’s',
 
   it.skipIf(!java)('Java', async () => {
     const dir = join(workspace.dir, 'java');
-    const needed = new Set(['ProviderKeys.java', 'Project.java', 'ProjectData.java', 'Json.java']);
+    const needed = new Set(['ProviderKeys.java', 'Project.java', 'ProjectData.java', 'Json.java', 'Fingerprint.java']);
     const generated = files('java').filter((file) => needed.has(file.path.split('/').pop()!));
     expect(generated).toHaveLength(needed.size);
     writeArtifacts(dir, [...generated, { path: 'VectorsMain.java', content: JAVA_MAIN } as (typeof generated)[number]]);
