@@ -4,15 +4,14 @@
  * of prose at 230 a minute, folded reference and code counted apart), and a 12-action service's
  * document is well under half the height it had before issue 15.
  */
-import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceAvailable } from '../../runtime/test/support/services.js';
-import { CHROMIUM, CHROMIUM_ARGS, measureDocument, renderWithCli, type DocumentStats } from '../scripts/doc-stats.js';
+import { measureDocument, renderWithCli, type DocumentStats } from '../scripts/doc-stats.js';
 import { REPO } from './support/workspace.js';
 
-const available = await serviceAvailable('Chromium (/usr/bin/chromium; apt-get install -y chromium)', () => access(CHROMIUM));
+const available = await chromiumAvailable();
 
 /**
  * Height of the marketplace document (test/answers/marketplace-12-actions.json) rendered by the
@@ -33,7 +32,7 @@ async function measure(browser: Browser, source: { projectDir?: string; answersF
 describe.skipIf(!available)('document length in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

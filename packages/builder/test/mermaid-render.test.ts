@@ -4,20 +4,19 @@
  * parses and lays out to an SVG with its states or participants, and a broken block is refused —
  * so the check can fail. The grammar-level check beside it (mermaid-syntax.test.ts) names the line.
  */
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answersSchema } from '../src/answers.js';
 import { buildDesign } from '../src/design/build-design.js';
 import { renderMarkdown } from '../src/render/markdown.js';
-import { serviceAvailable } from '../../runtime/test/support/services.js';
 import { FIXTURE_NAMES, fixture, GENERATED_AT } from './fixtures.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = await serviceAvailable('Chromium (/usr/bin/chromium; apt-get install -y chromium)', () => access(CHROMIUM));
+const available = await chromiumAvailable();
 
 const blocks = (md: string) => [...md.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((m) => m[1] as string);
 const marketplace = answersSchema.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'answers', 'marketplace-12-actions.json'), 'utf8')));
@@ -42,10 +41,7 @@ describe.skipIf(!available)('Mermaid blocks rendered by Mermaid in Chromium', ()
   let page: Page;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     // Offline: any request leaving the page is refused, so Mermaid must render from the bundle alone.
     await page.route('**/*', (route) => route.abort());

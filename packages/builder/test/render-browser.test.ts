@@ -5,19 +5,18 @@
  * (light and dark), it prints, and screenshots at 1280 px, 390 px and in dark mode are kept in
  * test-results/.
  */
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDesign } from '../src/design/build-design.js';
 import { renderHtml } from '../src/render/html.js';
-import { serviceAvailable } from '../../runtime/test/support/services.js';
 import { fixture, GENERATED_AT } from './fixtures.js';
 import { makeWorkspace, REPO } from './support/workspace.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = await serviceAvailable('Chromium (/usr/bin/chromium; apt-get install -y chromium)', () => access(CHROMIUM));
+const available = await chromiumAvailable();
 const RESULTS = join(REPO, 'test-results');
 
 interface AxeViolation {
@@ -44,10 +43,7 @@ describe.skipIf(!available)('the HTML design document in Chromium', () => {
   let axeSource: string;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    browser = await launchChromium();
     file = join(workspace.dir, 'idempotency-design.html');
     await writeFile(file, await renderHtml(buildDesign(fixture('express-postgres-stripe'), { generatedAt: GENERATED_AT })));
     axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

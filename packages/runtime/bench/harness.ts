@@ -81,3 +81,24 @@ export function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
+
+/**
+ * Operations per second of `op` run by `clients` concurrent loops for `ms` (each loop starts its
+ * next call when the last one finished); `op` gets a counter shared by all loops, for fresh keys.
+ * @example await throughput(8, 2_000, (n) => store.claim(claimInput(`k-${n}`)))
+ */
+export async function throughput(clients: number, ms: number, op: (n: number) => Promise<unknown>): Promise<number> {
+  const deadline = performance.now() + ms;
+  let next = 0;
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        await op(next++);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}

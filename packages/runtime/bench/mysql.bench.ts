@@ -14,7 +14,7 @@ import { createMysqlStore, type MysqlStore } from '@idempotency-builder/runtime/
 import { bindValues, mysqlStatements } from '../src/stores/mysql/sql.js';
 import { responseValues } from '../src/stores/mysql/row-mapping.js';
 import { probeTcp } from '../test/support/services.js';
-import type { BenchSuite, Reporter, Row } from './harness.js';
+import { throughput, type BenchSuite, type Reporter, type Row } from './harness.js';
 
 const CONFIG = { host: '127.0.0.1', port: 3306, user: 'root', password: '', database: 'test' };
 const MS = Number(process.env.IDEMPOTENCY_BENCH_MYSQL_MS ?? 3_000);
@@ -24,22 +24,6 @@ const fingerprint = fingerprintFields([4999, 'EUR', 'acct_xyz']);
 const response = { statusCode: 201, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"id":"pay_1","amount":4999}'), encoding: 'json' };
 const leaseMs = 30_000;
 const ttlMs = 3_600_000;
-
-/** Runs `op` in `clients` loops for `ms`; answers operations per second. */
-async function throughput(clients: number, ms: number, op: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  const deadline = started + ms;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
-        await op();
-        done++;
-      }
-    }),
-  );
-  return done / ((performance.now() - started) / 1000);
-}
 
 /**
  * Raw and store in alternating rounds (raw, store, raw, store, raw, store), `ms` split over them,

@@ -21,7 +21,7 @@ import type { PostgresStore } from '@idempotency-builder/runtime/postgres';
 import { postgresStatements } from '../src/stores/postgres/sql.js';
 import { responseParams } from '../src/stores/postgres/row-mapping.js';
 import { probeTcp } from '../test/support/services.js';
-import { percentile, type BenchSuite, type Reporter, type Row } from './harness.js';
+import { percentile, throughput, type BenchSuite, type Reporter, type Row } from './harness.js';
 import { purgeLatency, wantCase } from './purge-latency.js';
 import { importRuntime, runtimeSource } from './runtime-import.js';
 
@@ -46,22 +46,6 @@ const claimInput = (key: string) => ({ key, scope: 'bench', fingerprint, owner: 
  * default, what pg does without a name; pgbench -M extended).
  */
 type Mode = 'prepared' | 'extended';
-
-/** Runs `op` in `clients` loops for `seconds`; answers operations per second. */
-async function throughput(clients: number, seconds: number, op: () => Promise<unknown>): Promise<number> {
-  const deadline = performance.now() + seconds * 1000;
-  let done = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
-        await op();
-        done++;
-      }
-    }),
-  );
-  return done / ((performance.now() - started) / 1000);
-}
 
 /** pgbench with a custom script; answers its tps (without connection set-up). */
 function pgbench(script: string, clients: number, variables: Record<string, string>, dir: string, mode: Mode): Promise<number> {
@@ -145,7 +129,7 @@ async function throughputCases(report: Reporter, pool: pg.Pool, stores: Record<M
     await pool.query(`TRUNCATE ${store.table}`);
     const base = await pgbench(claimScript, clients, { ...claimVars, ...finishVars }, dir, mode);
     await pool.query(`TRUNCATE ${store.table}`);
-    const ours = await throughput(clients, SECONDS, async () => {
+    const ours = await throughput(clients, SECONDS * 1000, async () => {
       const key = `n-${process.pid}-${n++}`;
       const claim = await store.claim(claimInput(key));
       if (claim.outcome !== 'claimed') throw new Error('bench key collided');
@@ -164,9 +148,9 @@ async function throughputCases(report: Reporter, pool: pg.Pool, stores: Record<M
   for (const [clients, mode] of cases) {
     const store = stores[mode];
     const baseGet = await pgbench(selectScript, clients, { g2: 'bench' }, dir, mode);
-    const get = await throughput(clients, SECONDS, () => store.get({ key: pick(), scope: 'bench' }));
+    const get = await throughput(clients, SECONDS * 1000, () => store.get({ key: pick(), scope: 'bench' }));
     const baseReplay = await pgbench(replayScript, clients, claimVars, dir, mode);
-    const replay = await throughput(clients, SECONDS, () => store.claim(claimInput(pick())));
+    const replay = await throughput(clients, SECONDS * 1000, () => store.claim(claimInput(pick())));
     replayRows.push({ label: `pgbench -M ${mode}, the get SELECT, ${clients} client(s) (baseline)`, opsPerSec: baseGet, ratio: 1 });
     replayRows.push({ label: `store.get, ${mode}, ${clients} client(s)`, opsPerSec: get, ratio: get / baseGet });
     replayRows.push({ label: `pgbench -M ${mode}, the claim statement on completed keys, ${clients} client(s) (baseline)`, opsPerSec: baseReplay, ratio: 1 });

@@ -12,28 +12,12 @@ import pg from 'pg';
 import { createIdempotency, fingerprintFields } from '@idempotency-builder/runtime';
 import { createPostgresStore, createTransactionalIdempotency } from '@idempotency-builder/runtime/postgres';
 import { probeTcp } from '../test/support/services.js';
-import type { BenchSuite, Row } from './harness.js';
+import { throughput, type BenchSuite, type Row } from './harness.js';
 
 const CONNECTION = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
 const SECONDS = Math.max(1, Number(process.env.IDEMPOTENCY_BENCH_PG_SECONDS ?? 1));
 const schema = `bench_transactional_${process.pid}`;
 const fingerprint = fingerprintFields([4999, 'EUR']);
-
-async function throughput(clients: number, op: (n: number) => Promise<unknown>): Promise<number> {
-  const deadline = performance.now() + SECONDS * 1000;
-  let next = 0;
-  let done = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
-        await op(next++);
-        done++;
-      }
-    }),
-  );
-  return done / ((performance.now() - started) / 1000);
-}
 
 const suite: BenchSuite = {
   name: 'transactional mode vs two commits (postgres)',
@@ -61,14 +45,14 @@ const suite: BenchSuite = {
       let round = 0;
       for (const clients of [1, 8, 32]) {
         round++;
-        const twoCommit = await throughput(clients, (n) => {
+        const twoCommit = await throughput(clients, SECONDS * 1000, (n) => {
           const key = `two-${round}-${n}`;
           return engine.run({ key, scope: 'bench', fingerprint }, async () => {
             await pool.query({ ...insert, values: [key, 4999] });
             return { id: key };
           });
         });
-        const oneCommit = await throughput(clients, async (n) => {
+        const oneCommit = await throughput(clients, SECONDS * 1000, async (n) => {
           const key = `one-${round}-${n}`;
           const client = await pool.connect();
           try {
