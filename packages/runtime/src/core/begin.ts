@@ -127,9 +127,10 @@ export function createBegin(resolved: ResolvedOptions): Begin {
         ttlMs: durations.ttlMs,
         maxExecutionMs: durations.maxExecutionMs,
         serializer,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(onEnd ? { onEnd } : {}),
-        ...(cache !== null && via.shared ? { onCompleted: (record: IdempotencyRecord, now: number) => cache.put(record, now) } : {}),
+        // Plain fields, not conditional spreads: this object is built once per new key.
+        signal: options.signal,
+        onEnd,
+        onCompleted: cache !== null && via.shared ? (record: IdempotencyRecord, now: number) => cache.put(record, now) : undefined,
       });
     const answer = async (record: IdempotencyRecord, now: number) => {
       if (cache !== null && via.shared) cache.put(record, now);

@@ -38,19 +38,30 @@ export function createClaimLimiter({ maxInFlight, maxQueued, retryAfterMs = 1000
     }
   };
 
+  async function queue<R>(call: () => Promise<R>): Promise<R> {
+    if (waiting.length - head >= maxQueued) throw new StoreBusyError(retryAfterMs);
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await call();
+    } finally {
+      next();
+    }
+  }
+
   return {
-    async run<R>(call: () => Promise<R>): Promise<R> {
-      if (inFlight >= maxInFlight) {
-        if (waiting.length - head >= maxQueued) throw new StoreBusyError(retryAfterMs);
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      } else {
-        inFlight++;
-      }
+    run<R>(call: () => Promise<R>): Promise<R> {
+      if (inFlight >= maxInFlight) return queue(call);
+      // The common case, a free slot: no async frame, one reaction to free the slot.
+      inFlight++;
+      let pending: Promise<R>;
       try {
-        return await call();
-      } finally {
+        pending = call();
+      } catch (error) {
         next();
+        return Promise.reject(error);
       }
+      pending.then(next, next);
+      return pending;
     },
     get inFlight() {
       return inFlight;

@@ -11,6 +11,7 @@
  *   claim(v=1)  worker dies            lease over   retry: claim -> PROCESSING(v=2), reclaimed
  *   |---leaseMs----X....................|           the dead worker's late complete(v=1) is 'lost'
  */
+import { HeldActionContext } from './action-context.js';
 import { createBegin, type BeginOptions, type BeginResult } from './begin.js';
 import { createDisabledBegin } from './disabled.js';
 import { ExecutionTimeoutError } from './errors.js';
@@ -112,15 +113,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     const held = begun;
     let value: T;
     try {
-      const work = Promise.resolve().then(() =>
-        action({
-          get signal() {
-            return held.signal;
-          },
-          lockVersion: held.lockVersion,
-          reclaimed: held.reclaimed,
-        }),
-      );
+      const work = Promise.resolve().then(() => action(new HeldActionContext(held)));
       const timed = (runOptions.maxExecutionMs ?? resolved.maxExecutionMs) !== null;
       if (timed) {
         value = await withDeadline(held, work).catch((error: unknown) => {

@@ -89,7 +89,8 @@ class Holding<T> implements HeldClaim<T> {
   readonly reclaimed: boolean;
   readonly #input: HoldInput<T>;
   readonly #lease = new LeaseSignal();
-  readonly #started = performance.now();
+  /** Start time for the processing-duration metric; read only when someone collects metrics. */
+  readonly #started: number;
   readonly #heartbeat: Heartbeat | undefined;
   #deadline: ReturnType<typeof setTimeout> | undefined;
   #onCallerAbort: (() => void) | undefined;
@@ -101,6 +102,7 @@ class Holding<T> implements HeldClaim<T> {
     this.#input = input;
     this.lockVersion = lockVersion;
     this.reclaimed = input.reclaimed;
+    this.#started = metrics === noopMetrics ? 0 : performance.now();
     if (input.reclaimed) {
       metrics.increment(METRICS.orphanReclaims);
       metrics.increment(METRICS.lockTimeouts);
@@ -111,7 +113,7 @@ class Holding<T> implements HeldClaim<T> {
       metrics.increment(METRICS.keysCreatedPerUser, metrics === noopMetrics ? undefined : { scope_bucket: scopeBucket(input.request.scope) });
     }
     this.#heartbeat = resolved.heartbeat
-      ? startHeartbeat(store, { ...this.#id(), leaseMs }, this.#lease, { logger, logFields: () => this.#log(), storeTimeoutMs: resolved.storeTimeoutMs })
+      ? startHeartbeat(store, { key: input.request.key, scope: input.request.scope, lockVersion, leaseMs }, this.#lease, { logger, logFields: () => this.#log(), storeTimeoutMs: resolved.storeTimeoutMs })
       : undefined;
     if (input.maxExecutionMs !== null) {
       const maxExecutionMs = input.maxExecutionMs;
@@ -165,7 +167,8 @@ class Holding<T> implements HeldClaim<T> {
     if (this.#deadline) clearTimeout(this.#deadline);
     if (this.#onCallerAbort) this.#input.signal?.removeEventListener('abort', this.#onCallerAbort);
     this.#input.onEnd?.();
-    this.#input.resolved.metrics.observe(METRICS.processingDurationMs, performance.now() - this.#started, { outcome });
+    const { metrics } = this.#input.resolved;
+    if (metrics !== noopMetrics) metrics.observe(METRICS.processingDurationMs, performance.now() - this.#started, { outcome });
   }
 
   #timedOut(): boolean {
@@ -235,7 +238,7 @@ class Holding<T> implements HeldClaim<T> {
       await this.#storeRelease();
       throw error instanceof IdempotencyError ? error : new ResultNotSerializableError(error);
     }
-    if ((await this.#finish('complete', () => store.complete({ ...this.#id(), response, ttlMs }))) === 'lost') throw new LeaseLostError();
+    if ((await this.#finish('complete', () => store.complete({ key: request.key, scope: request.scope, lockVersion: this.lockVersion, response, ttlMs }))) === 'lost') throw new LeaseLostError();
     if (this.#input.onCompleted) {
       const now = Date.now();
       const { key, scope, fingerprint } = request;

@@ -45,13 +45,45 @@ export interface SingleFlight {
 export const slotOf = (scope: string, key: string) => `${scope}\u0000${key}`;
 
 /**
+ * One flight. Its `ended` promise is made only when someone waits for it (a duplicate with
+ * `waitMs`): a protected call that nobody joins — almost all of them — allocates no promise and
+ * registers no waker for it.
+ */
+class FlightEntry implements Flight {
+  held: HeldView | null = null;
+  readonly claim: Promise<ClaimResult>;
+  #over = false;
+  #ended: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(
+    readonly fingerprint: string,
+    readonly owner: string | null,
+    claim: () => Promise<ClaimResult>,
+  ) {
+    this.claim = claim();
+  }
+
+  get ended(): Promise<void> {
+    if (this.#ended === undefined) {
+      this.#ended = this.#over ? Promise.resolve() : new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+    return this.#ended;
+  }
+
+  finish(): void {
+    this.#over = true;
+    this.#wake?.();
+  }
+}
+
+/**
  * @example
  * const flights = createSingleFlight();
  * const flight = flights.find(slotOf(scope, key)) ?? flights.start(slot, fingerprint, owner, () => store.claim(input));
  */
 export function createSingleFlight(): SingleFlight {
-  const flights = new Map<string, Flight>();
-  const wakers = new WeakMap<Flight, () => void>();
+  const flights = new Map<string, FlightEntry>();
   return {
     find(slot) {
       const flight = flights.get(slot);
@@ -59,16 +91,13 @@ export function createSingleFlight(): SingleFlight {
       return flight;
     },
     start(slot, fingerprint, owner, claim) {
-      let wake!: () => void;
-      const ended = new Promise<void>((resolve) => (wake = resolve));
-      const flight: Flight = { fingerprint, owner, claim: claim(), held: null, ended };
-      wakers.set(flight, wake);
+      const flight = new FlightEntry(fingerprint, owner, claim);
       flights.set(slot, flight);
       return flight;
     },
     end(slot, flight) {
       if (flights.get(slot) === flight) flights.delete(slot);
-      wakers.get(flight)?.();
+      (flight as FlightEntry).finish();
     },
     get size() {
       return flights.size;

@@ -6,6 +6,7 @@
  * handled where it arises: a refusal before the handler, the handler's own error, a recording failure after it.
  */
 import type { ActionContext, BeginResult, HeldClaim } from '../../core/engine.js';
+import { HeldActionContext } from '../../core/action-context.js';
 import { IdempotencyError, StoreUnavailableError } from '../../core/errors.js';
 import { GLOBAL_SCOPE } from '../../core/key.js';
 import { redact } from '../../core/logger.js';
@@ -172,13 +173,7 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
 
     return {
       kind: 'held',
-      context: {
-        get signal() {
-          return held.signal;
-        },
-        lockVersion: held.lockVersion,
-        reclaimed: held.reclaimed,
-      },
+      context: new HeldActionContext(held),
       async finish(response) {
         // The handler's response is the truth about what happened; only recording it can fail
         // (store down, lease lost, execution time over). It is sent either way.

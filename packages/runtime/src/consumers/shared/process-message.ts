@@ -4,6 +4,7 @@
  * own ack / nack / term calls.
  */
 import type { ActionContext } from '../../core/engine.js';
+import { HeldActionContext } from '../../core/action-context.js';
 import { decideOutcome, type ConsumeDecision, type MessageOutcome } from './decision.js';
 import type { MessageContext, ResolvedConsumerOptions } from './consumer-options.js';
 import { messageKey, payloadFingerprint } from './message-key.js';
@@ -26,18 +27,18 @@ export interface ProcessedMessage<T> {
   readonly key?: string;
 }
 
-function contextOf(engine: ActionContext, key: string, scope: string): MessageContext {
-  return {
-    // A getter, so the engine only builds an AbortController when the handler asks for it.
-    get signal() {
-      return engine.signal;
-    },
-    lockVersion: engine.lockVersion,
-    reclaimed: engine.reclaimed,
-    key,
-    scope,
-  };
+/** The engine's context plus the message's key and scope (a class: see core/action-context.ts). */
+class MessageActionContext extends HeldActionContext implements MessageContext {
+  constructor(
+    engine: ActionContext,
+    readonly key: string,
+    readonly scope: string,
+  ) {
+    super(engine);
+  }
 }
+
+const contextOf = (engine: ActionContext, key: string, scope: string): MessageContext => new MessageActionContext(engine, key, scope);
 
 /**
  * Runs one message and answers what the broker must do with it. Never throws.
