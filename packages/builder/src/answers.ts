@@ -15,7 +15,7 @@ export const BROKERS = ['rabbitmq', 'kafka', 'nats', 'sqs', 'bullmq', 'none', 'o
 export const RETRY_SOURCES = [
   'client-retry', 'queue-redelivery', 'webhook-resend', 'cron-overlap', 'double-click', 'load-balancer-replay',
 ] as const;
-export const PROVIDERS = ['stripe', 'adyen', 'paypal', 'bank-transfer'] as const;
+export const PROVIDERS = ['stripe', 'adyen', 'paypal', 'braintree', 'bank-transfer'] as const;
 export const CONCURRENCY = ['single-server', 'multi-instance', 'globally-distributed'] as const;
 export const ACTION_KINDS = ['http', 'consumer', 'webhook', 'cron', 'job'] as const;
 export const KEY_SOURCES = ['client', 'server', 'derived'] as const;

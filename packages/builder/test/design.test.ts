@@ -74,7 +74,7 @@ describe.each(FIXTURE_NAMES)('design for %s', (name) => {
   });
 
   it('keeps every key at least as long as its provider deduplicates, and at least the stated retention', () => {
-    const windows = { stripe: 24 * HOUR, adyen: 31 * DAY, paypal: 45 * DAY, 'bank-transfer': 35 * DAY } as const;
+    const windows = { stripe: 24 * HOUR, adyen: 31 * DAY, paypal: 45 * DAY, braintree: 30 * DAY, 'bank-transfer': 35 * DAY } as const;
     for (const a of plan.actions) {
       expect(a.retention.ttlMs).toBeGreaterThanOrEqual(answers.retentionMs);
       expect(a.retention.ttlMs).toBeGreaterThanOrEqual(a.lease.leaseMs);

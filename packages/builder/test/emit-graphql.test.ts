@@ -4,18 +4,15 @@
  * a retried mutation, refuses the same key with other arguments, a call without a key and an
  * anonymous call; the document tells to wrap the resolver, not to mount middleware.
  */
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answersSchema } from '../src/answers.js';
 import { buildDesign } from '../src/design/build-design.js';
 import { fixture, GENERATED_AT } from './fixtures.js';
-import { compileTypeScript, runtimeSourceEntries } from './support/typescript-compiler.js';
-import { makeWorkspace, REPO, writeArtifacts } from './support/workspace.js';
-
-const run = promisify(execFile);
+import { runGeneratedVitest } from './support/generated-vitest.js';
+import { compileTypeScript } from './support/typescript-compiler.js';
+import { makeWorkspace, writeArtifacts } from './support/workspace.js';
 
 const base = fixture('express-postgres-stripe');
 const answers = answersSchema.parse({
@@ -93,16 +90,7 @@ describe('GraphQL mutations in the generated TypeScript', () => {
     const compiled = await compileTypeScript(workspace.dir);
     expect(compiled.output).toBe('');
     expect(compiled.ok).toBe(true);
-    const alias = runtimeSourceEntries();
-    writeFileSync(
-      join(workspace.dir, 'vitest.config.mjs'),
-      `export default { resolve: { alias: ${JSON.stringify(Object.entries(alias).map(([find, replacement]) => ({ find: `^${find}$`, replacement })))}.map((a) => ({ find: new RegExp(a.find), replacement: a.replacement })) }, test: { include: ['graphql-usage.test.ts'], reporters: ['default'] } };\n`,
-    );
-    const { stdout } = await run(process.execPath, [join(REPO, 'node_modules/vitest/vitest.mjs'), 'run', '--root', workspace.dir, '--config', join(workspace.dir, 'vitest.config.mjs')], {
-      cwd: workspace.dir,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-      timeout: 120_000,
-    });
+    const stdout = await runGeneratedVitest(workspace.dir, 'graphql-usage.test.ts');
     expect(stdout).toMatch(/Tests\s+1 passed/);
   }, 180_000);
 });

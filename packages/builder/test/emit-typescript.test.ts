@@ -3,18 +3,15 @@
  * types (Express, Fastify, Hono, NestJS, Fetch), mounted in real apps by small usage files; and
  * the generated test suite runs green on the runtime's memory store.
  */
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answersSchema } from '../src/answers.js';
 import { buildDesign } from '../src/design/build-design.js';
 import { FIXTURES, fixture, GENERATED_AT, type FixtureName } from './fixtures.js';
-import { compileTypeScript, runtimeSourceEntries } from './support/typescript-compiler.js';
-import { makeWorkspace, REPO, writeArtifacts } from './support/workspace.js';
-
-const run = promisify(execFile);
+import { runGeneratedVitest } from './support/generated-vitest.js';
+import { compileTypeScript } from './support/typescript-compiler.js';
+import { makeWorkspace, writeArtifacts } from './support/workspace.js';
 
 /** Each project mounts the generated glue the way a user would, typed by the real framework. */
 const USAGE: Record<string, string> = {
@@ -180,17 +177,7 @@ describe('generated TypeScript', () => {
   it('runs the generated test suite green on the runtime (vitest, memory store)', async () => {
     const dir = join(workspace.dir, 'express-postgres-stripe');
     writeArtifacts(dir, (built[0] as [string, ReturnType<typeof buildDesign>])[1].artifacts.filter((a) => a.language === 'typescript'));
-    // Every runtime subpath onto its source, from the runtime's exports map (no second list here).
-    const alias = runtimeSourceEntries();
-    writeFileSync(
-      join(dir, 'vitest.config.mjs'),
-      `export default { resolve: { alias: ${JSON.stringify(Object.entries(alias).map(([find, replacement]) => ({ find: `^${find}$`, replacement })))}.map((a) => ({ find: new RegExp(a.find), replacement: a.replacement })) }, test: { include: ['idempotency.test.ts'], reporters: ['default'] } };\n`,
-    );
-    const { stdout } = await run(process.execPath, [join(REPO, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], {
-      cwd: REPO,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-      timeout: 120_000,
-    });
+    const stdout = await runGeneratedVitest(dir, 'idempotency.test.ts');
     // The seven scenarios plus the saga's resume scenario on the generated saga.
     expect(stdout).toMatch(/Tests\s+8 passed/);
     expect(stdout).not.toMatch(/todo|skipped|failed/i);

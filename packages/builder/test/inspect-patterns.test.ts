@@ -68,7 +68,8 @@ describe('inspectCodebase: more stacks by pattern', () => {
     expect(routes(inspection.endpoints)).toEqual([
       'POST /orders/{order_id}/pay @ shop/api.py:4',
       'POST /orders/submit @ shop/views.py:4',
-      'POST /refunds @ shop/views.py:9',
+      // DRF router registrations sit below the prefix of `path("api/", include(router.urls))`.
+      'POST /api/refunds @ shop/views.py:9',
     ]);
     expect(inspection.endpoints[0]).toMatchObject({ framework: 'flask', handler: 'pay', bodyFields: ['amount', 'currency'] });
     expect(inspection.endpoints[1]?.framework).toBe('django');
@@ -78,6 +79,86 @@ describe('inspectCodebase: more stacks by pattern', () => {
         broker: 'other', location: 'shop/worker.py:4', evidence: '@shared_task', handler: 'send_receipt',
         redelivery: expect.stringMatching(/^acks_late off \(Celery’s default — no `task_acks_late` setting found\): .*a worker crash loses the task/),
       },
+    ]);
+  });
+
+  it('Django class-based views routed by Class.as_view(...) in path, re_path, namespaced and inline includes', async () => {
+    const dir = project({
+      'requirements.txt': 'django==5.0\ndjangorestframework\n',
+      'shop/views.py': [
+        'from rest_framework.views import APIView',
+        'from django.views import View',
+        '',
+        'class RefundView(APIView):',
+        '    def post(self, request):',
+        '        return None',
+        '',
+        'class CaptureView(View):',
+        '    def put(self, request, pk):',
+        '        return None',
+        '',
+        'class VoidView(APIView):',
+        '    def delete(self, request):',
+        '        return None',
+      ].join('\n'),
+      'config/urls.py': 'from django.urls import include, path\nurlpatterns = [path("api/", include(("shop.urls", "shop")))]\n',
+      'shop/urls.py': [
+        'from django.urls import include, path, re_path',
+        'from . import views',
+        'from .views import VoidView',
+        'urlpatterns = [',
+        '    path("refunds/", views.RefundView.as_view(), name="refund"),',
+        '    path("payments/", include(([',
+        '        # the capture\'s regex route',
+        '        re_path(r"^captures/(?P<pk>\\d+)/$", views.CaptureView.as_view(http_method_names=["put"])),',
+        '    ], "payments"))),',
+        '    path("voids/", VoidView.as_view()),',
+        ']',
+      ].join('\n'),
+    });
+    const inspection = await inspectCodebase(dir);
+    expect(routes(inspection.endpoints)).toEqual([
+      'POST /api/refunds @ shop/views.py:5',
+      // The inline list's prefix applies; the regex's named group is shown as a parameter, like path()'s converters.
+      'PUT /api/payments/captures/{pk} @ shop/views.py:9',
+      'DELETE /api/voids @ shop/views.py:13',
+    ]);
+    expect(inspection.notes.join('\n')).not.toMatch(/not routed by any urls\.py/);
+  });
+
+  it('Django url() patterns: a router under a prefix with its lookup_field, a generic view with its own path', async () => {
+    const dir = project({
+      'requirements.txt': 'django==1.11\ndjangorestframework\n',
+      'blog/views.py': [
+        'from rest_framework import generics, viewsets',
+        '',
+        'class ArticleViewSet(viewsets.GenericViewSet):',
+        "    lookup_field = 'slug'",
+        '    def update(self, request, slug):',
+        '        return None',
+        '',
+        'class CommentsDestroyAPIView(generics.DestroyAPIView):',
+        '    def destroy(self, request, article_slug=None, comment_pk=None):',
+        '        return None',
+      ].join('\n'),
+      'blog/urls.py': [
+        'from django.conf.urls import include, url',
+        'from rest_framework.routers import DefaultRouter',
+        'from .views import ArticleViewSet, CommentsDestroyAPIView',
+        'router = DefaultRouter(trailing_slash=False)',
+        "router.register(r'articles', ArticleViewSet)",
+        'urlpatterns = [',
+        "    url(r'^', include(router.urls)),",
+        "    url(r'^articles/(?P<article_slug>[-\\w]+)/comments/(?P<comment_pk>[\\d]+)/?$', CommentsDestroyAPIView.as_view()),",
+        ']',
+      ].join('\n'),
+      'config/urls.py': "from django.conf.urls import include, url\nurlpatterns = [url(r'^api/', include('blog.urls', namespace='blog'))]\n",
+    });
+    const inspection = await inspectCodebase(dir);
+    expect(routes(inspection.endpoints)).toEqual([
+      'PUT /api/articles/{slug} @ blog/views.py:5',
+      // The generic view's parameters are in its url(); the router's detail `{pk}` is not added to it.
+      'DELETE /api/articles/{article_slug}/comments/{comment_pk} @ blog/views.py:9',
     ]);
   });
 

@@ -64,6 +64,25 @@ describe('provider calls in TS/JS', () => {
     expect(found[0]).toMatchObject({ provider: 'stripe', call: 'axios POST /v1/refunds', passesIdempotencyKey: false, fix: { location: 'stripe.ts:2', text: " 'Idempotency-Key': {{KEY}}," } });
   });
 
+  it('PayPal checkout-server-sdk: a request id set through the request’s payPalRequestId setter is found and judged', () => {
+    const found = calls('paypal-legacy.js', [
+      "import paypal from '@paypal/checkout-server-sdk';",
+      'export async function capture(orderID, captureRow) {',
+      '  const request = new paypal.orders.OrdersCaptureRequest(orderID);',
+      '  request.payPalRequestId(`capture-${captureRow.id}`);',
+      '  return client.execute(request);',
+      '}',
+      'export async function refund(captureId) {',
+      '  const request = new paypal.payments.CapturesRefundRequest(captureId);',
+      '  return client.execute(request);',
+      '}',
+    ].join('\n'));
+    expect(found.map((c) => [c.call, c.passesIdempotencyKey, c.keyExpression, c.keyVerdict?.verdict])).toEqual([
+      ['new paypal.orders.OrdersCaptureRequest', true, '`capture-${captureRow.id}`', 'sound'],
+      ['new paypal.payments.CapturesRefundRequest', false, undefined, undefined],
+    ]);
+  });
+
   it('Adyen modifications with request options: a missing key becomes a new options argument', () => {
     const found = calls('adyen.ts', [
       "import { CheckoutAPI } from '@adyen/api-library';",
@@ -91,7 +110,11 @@ describe('the fix for a call without a sound key', () => {
     expect(py.diff).toContain('+    key = stripe_idempotency_key(idempotency_key, scope, "charge")');
     expect(py.imports).toBe('from idempotency.provider_keys import stripe_idempotency_key');
     const java = callFix({ ...call, provider: 'braintree', location: 'src/Pay.java:9', fix: undefined }, { stackLanguage: 'java', tsProviderKeys: false, standaloneKeys: true });
-    expect(java.expression).toBe('ProviderKeys.fitProviderKey(ProviderKeys.intentMaterial(idempotencyKey, scope, "charge"), 255)');
+    expect(java.expression).toBe('ProviderKeys.braintreeOrderId(idempotencyKey, scope, "charge")');
+    // Braintree in TS: the generated provider-keys.ts when it exists, else the same derivation from the runtime's parts.
+    const braintree = { ...call, provider: 'braintree' as const, fix: undefined };
+    expect(callFix(braintree, { stackLanguage: 'typescript', tsProviderKeys: true, standaloneKeys: false })).toMatchObject({ expression: "braintreeOrderId({ key: idempotencyKey, scope, step: 'charge' })", imports: "import { braintreeOrderId } from './idempotency/provider-keys.js';" });
+    expect(callFix(braintree, { stackLanguage: 'typescript', tsProviderKeys: false, standaloneKeys: false }).expression).toBe("fitProviderKey(intentMaterial({ key: idempotencyKey, scope, step: 'charge' }), 255)");
   });
 
   it('uses only functions the runtime exports and the generated modules define', () => {
@@ -100,9 +123,9 @@ describe('the fix for a call without a sound key', () => {
     }
     const templates = join(import.meta.dirname, '..', 'templates');
     const python = readFileSync(join(templates, 'python', 'provider_keys.py'), 'utf8');
-    for (const name of ['stripe_idempotency_key', 'adyen_idempotency_key', 'paypal_request_id', 'fit_provider_key', 'intent_material']) expect(python).toContain(`def ${name}(`);
+    for (const name of ['stripe_idempotency_key', 'adyen_idempotency_key', 'paypal_request_id', 'braintree_order_id', 'fit_provider_key', 'intent_material']) expect(python).toContain(`def ${name}(`);
     const java = readFileSync(join(templates, 'java', 'ProviderKeys.java'), 'utf8');
-    for (const name of ['stripeIdempotencyKey', 'adyenIdempotencyKey', 'paypalRequestId', 'fitProviderKey', 'intentMaterial']) expect(java).toContain(`public static String ${name}(`);
+    for (const name of ['stripeIdempotencyKey', 'adyenIdempotencyKey', 'paypalRequestId', 'braintreeOrderId', 'fitProviderKey', 'intentMaterial']) expect(java).toContain(`public static String ${name}(`);
   });
 
   it('does not reuse the local key’s name when the fixed line declares it', () => {
@@ -129,8 +152,9 @@ describe('the design document', () => {
     expect(fileLine).toContain('refund-${orderId}-${amount.value}');
     expect(part).toContain('*src/routes/adyen.js:25 — fix*');
     expect(part).toContain(`@@ -25 +25 @@\n-${fileLine}\n+  const requestOptions = { idempotencyKey: adyenIdempotencyKey({ key: idempotencyKey, scope, step: 'refund' }) };`);
-    // A Braintree sale without a key: the derived key goes in as orderId, and the note says what protects it.
-    expect(part).toContain("+    orderId: fitProviderKey(intentMaterial({ key: idempotencyKey, scope, step: 'charge' }), 255),");
+    // A Braintree sale without a key: the derived key goes in as orderId (the generated provider-keys.ts derives it), and the note says what protects it.
+    expect(part).toContain("+    orderId: braintreeOrderId({ key: idempotencyKey, scope, step: 'charge' }),");
+    expect(part).toContain("Add `import { braintreeOrderId } from './idempotency/provider-keys.js';`");
     expect(part).toMatch(/ApiRequestKeyNotAllowed/);
     expect(part).toMatch(/\| src\/routes\/adyen\.js:13 \| Adyen \| `checkout\.PaymentsApi\.payments` \| charge \| .*\*\*sound\*\*/);
   }, 60_000);

@@ -20,6 +20,7 @@ import {
   stripeIdempotencyKey,
 } from '@idempotency-builder/runtime/payments';
 import { serviceAvailable } from '../../runtime/test/support/services.js';
+import { BRAINTREE_ORDER_ID_MAX_LENGTH } from '../src/design/plan/providers.js';
 import { generate, VARIANTS, type Language } from './support/go-python-java-golden.js';
 import { goEnv, writeGoPackage } from './support/go-toolchain.js';
 import { PYTHON, writePythonPackage } from './support/python-toolchain.js';
@@ -33,7 +34,7 @@ const java = await serviceAvailable('JDK (javac, java)', () => Promise.all([run(
 const workspace = makeWorkspace('provider-keys');
 afterAll(() => workspace.remove());
 
-type Op = 'material' | 'fit' | 'stripe' | 'adyenKey' | 'adyenReference' | 'paypal' | 'paypalIn' | 'endToEnd';
+type Op = 'material' | 'fit' | 'stripe' | 'adyenKey' | 'adyenReference' | 'paypal' | 'paypalIn' | 'endToEnd' | 'braintree';
 interface Case {
   readonly op: Op;
   readonly key: string;
@@ -64,7 +65,7 @@ function vectors(): Case[] {
   for (const key of KEYS) {
     for (const scope of SCOPES) {
       for (const step of STEPS) {
-        for (const op of ['material', 'stripe', 'adyenKey', 'paypal', 'paypalIn', 'endToEnd'] as const) cases.push({ ...base, op, key, scope, step });
+        for (const op of ['material', 'stripe', 'adyenKey', 'paypal', 'paypalIn', 'endToEnd', 'braintree'] as const) cases.push({ ...base, op, key, scope, step });
         cases.push({ ...base, op: 'adyenReference', key, scope, step: step ?? 'charge' });
       }
     }
@@ -96,6 +97,9 @@ function expected(c: Case): string {
         return paypalRequestId(intent, c.namespace);
       case 'endToEnd':
         return createHash('sha256').update(intentMaterial(intent)).digest('hex').slice(0, 35);
+      case 'braintree':
+        // The generated TypeScript's braintreeOrderId, over the runtime's parts (the runtime has no Braintree function).
+        return fitProviderKey(intentMaterial(intent), BRAINTREE_ORDER_ID_MAX_LENGTH);
     }
   } catch {
     return ERROR;
@@ -154,6 +158,8 @@ func main() {
 			value, err = keys.PaypalRequestIDIn(c.Namespace, intent)
 		case "endToEnd":
 			value, err = keys.EndToEndID(intent)
+		case "braintree":
+			value, err = keys.BraintreeOrderID(intent)
 		default:
 			panic("unknown op " + c.Op)
 		}
@@ -181,6 +187,7 @@ OPS = {
     "paypal": lambda c: keys.paypal_request_id(c["key"], c["scope"], c["step"]),
     "paypalIn": lambda c: keys.paypal_request_id(c["key"], c["scope"], c["step"], c["namespace"]),
     "endToEnd": lambda c: keys.end_to_end_id(c["key"], c["scope"], c["step"]),
+    "braintree": lambda c: keys.braintree_order_id(c["key"], c["scope"], c["step"]),
 }
 
 
@@ -222,6 +229,7 @@ public final class VectorsMain {
                     case "paypal" -> ProviderKeys.paypalRequestId(key, scope, step);
                     case "paypalIn" -> ProviderKeys.paypalRequestIdIn((String) c.get("namespace"), key, scope, step);
                     case "endToEnd" -> ProviderKeys.endToEndId(key, scope, step);
+                    case "braintree" -> ProviderKeys.braintreeOrderId(key, scope, step);
                     default -> throw new IllegalStateException("unknown op");
                 };
             } catch (IllegalArgumentException e) {
@@ -263,7 +271,7 @@ describe('provider keys in generated Go, Python and Java equal the runtime’s',
     expect(new Set(EXPECTED.filter((_, i) => CASES[i]!.op === 'stripe' && EXPECTED[i] !== ERROR)).size).toBeGreaterThan(50);
     // The limits come from the runtime: a generated project.json carries them.
     const data = JSON.parse(files('python').find((file) => file.path === 'project.json')!.content) as { providerKeyLimits: Record<string, number> };
-    expect(data.providerKeyLimits).toEqual({ stripe: 255, adyenKey: 64, adyenReference: 80 });
+    expect(data.providerKeyLimits).toEqual({ stripe: 255, adyenKey: 64, adyenReference: 80, braintreeOrderId: BRAINTREE_ORDER_ID_MAX_LENGTH });
   });
 
   it.skipIf(!go)('Go', async () => {

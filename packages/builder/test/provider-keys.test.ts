@@ -56,6 +56,17 @@ describe('judgeKey', () => {
     expect(judgeKey('`${paymentMethodId}-${amount}`', 'charge').verdict).toBe('unsound');
   });
 
+  it('reads C# $"…{x}…", PHP "…{$x->id}…" and Java getters; a key-making helper is unknown, not derived from the local key', () => {
+    expect(judgeKey('$"refund_{providerPaymentId}"', 'refund')).toMatchObject({ verdict: 'unsound', reason: expect.stringMatching(/`providerPaymentId`/) });
+    expect(judgeKey('$"charge_{request.BookingId:N}"', 'charge').verdict).toBe('sound');
+    expect(judgeKey('$"{orderId}-{Guid.NewGuid():N}"', 'charge').reason).toMatch(/`Guid\.NewGuid` is made at the call/);
+    expect(judgeKey('"order-{$order->id}"', 'charge').verdict).toBe('sound');
+    expect(judgeKey('CREATE_PREFIX + order.getId()', 'charge').reason).toMatch(/`order\.getId\(\)` is a stored unique id/);
+    expect(judgeKey("uniqid('pi_')", 'charge').verdict).toBe('unsound');
+    expect(judgeKey('$this->idempotencyHelper->generateIdempotencyKey($request, $extra)', 'refund')).toMatchObject({ verdict: 'unknown', reason: expect.stringMatching(/`generateIdempotencyKey\(\)` makes the key outside/) });
+    expect(judgeKey('$"refund"', 'refund').reason).toMatch(/a constant/);
+  });
+
   it('a constant is unsound, a name made elsewhere is unknown (never called sound)', () => {
     expect(judgeKey("'refund'", 'refund')).toMatchObject({ verdict: 'unsound', reason: expect.stringMatching(/a constant/) });
     expect(judgeKey('key', 'charge')).toMatchObject({ verdict: 'unknown', reason: expect.stringMatching(/`key` is made outside the code read here/) });
@@ -70,6 +81,16 @@ describe('keyExpressionIn and operationOf', () => {
     expect(keyExpressionIn('HttpRequest.newBuilder().header("PayPal-Request-Id", requestId).POST(body)')).toBe('requestId');
     expect(keyExpressionIn('params.SetIdempotencyKey(key)')).toBe('key');
     expect(keyExpressionIn('stripe.Charge.create(amount=1)')).toBeUndefined();
+    // Set on request objects and builders, in the SDKs' own spellings.
+    expect(keyExpressionIn('request.Headers.Add("PayPal-Request-Id", key);')).toBe('key');
+    expect(keyExpressionIn('$request->headers["PayPal-Request-Id"] = $key;')).toBe('$key');
+    expect(keyExpressionIn('new OrdersCaptureRequest(id).payPalRequestId(prefix + id)')).toBe('prefix + id');
+    expect(keyExpressionIn('new CreateOrderInput { Body = body, PaypalRequestId = key }')).toBe('key');
+    expect(keyExpressionIn("$collect = ['body' => $b, 'paypalRequestId' => $key];")).toBe('$key');
+    expect(keyExpressionIn('request.pay_pal_request_id(key)')).toBe('key');
+    expect(keyExpressionIn("$requestOptions['idempotencyKey'] = $key;")).toBe('$key');
+    expect(keyExpressionIn('new RequestOptions().AddIdempotencyKey(key)')).toBe('key');
+    expect(keyExpressionIn('var requestOptions = new RequestOptions { IdempotencyKey = key };')).toBe('key');
   });
 
   it('names what a call does', () => {

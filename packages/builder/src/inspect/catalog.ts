@@ -36,6 +36,7 @@ const EXACT: Record<Ecosystem, Record<string, CatalogEntry>> = {
     bullmq: mq('bullmq'), bull: mq('bullmq'), '@nestjs/bullmq': mq('bullmq'),
     stripe: pay('stripe'), '@adyen/api-library': pay('adyen'),
     '@paypal/paypal-server-sdk': pay('paypal'), '@paypal/checkout-server-sdk': pay('paypal'), 'paypal-rest-sdk': pay('paypal'),
+    braintree: pay('braintree'),
     vitest: test('vitest'), jest: test('jest'), mocha: test('mocha'), ava: test('ava'),
   },
   python: {
@@ -46,7 +47,7 @@ const EXACT: Record<Ecosystem, Record<string, CatalogEntry>> = {
     pika: mq('rabbitmq'), 'aio-pika': mq('rabbitmq'), 'kafka-python': mq('kafka'), 'confluent-kafka': mq('kafka'),
     aiokafka: mq('kafka'), 'nats-py': mq('nats'),
     stripe: pay('stripe'), adyen: pay('adyen'), 'paypal-server-sdk': pay('paypal'), paypalrestsdk: pay('paypal'),
-    'paypal-checkout-serversdk': pay('paypal'),
+    'paypal-checkout-serversdk': pay('paypal'), braintree: pay('braintree'),
     pytest: test('pytest'),
   },
   go: {
@@ -69,22 +70,23 @@ const EXACT: Record<Ecosystem, Record<string, CatalogEntry>> = {
     'org.springframework.boot:spring-boot-starter-amqp': mq('rabbitmq'), 'org.springframework.kafka:spring-kafka': mq('kafka'),
     'io.nats:jnats': mq('nats'), 'com.stripe:stripe-java': pay('stripe'), 'com.adyen:adyen-java-api-library': pay('adyen'),
     'com.paypal.sdk:paypal-server-sdk': pay('paypal'), 'com.paypal.sdk:checkout-sdk': pay('paypal'),
+    'com.braintreepayments.gateway:braintree-java': pay('braintree'),
     'org.junit.jupiter:junit-jupiter': test('junit'), 'org.springframework.boot:spring-boot-starter-test': test('junit'),
   },
   nuget: {
     npgsql: db('postgresql'), 'npgsql.entityframeworkcore.postgresql': db('postgresql'), mysqlconnector: db('mysql'),
     'pomelo.entityframeworkcore.mysql': db('mysql'), 'microsoft.data.sqlite': db('sqlite'), 'stackexchange.redis': db('redis'),
     'mongodb.driver': db('mongodb'), 'rabbitmq.client': mq('rabbitmq'), 'confluent.kafka': mq('kafka'), 'nats.client': mq('nats'),
-    'awssdk.sqs': mq('sqs'), 'stripe.net': pay('stripe'), adyen: pay('adyen'), xunit: test('xunit'), nunit: test('nunit'),
+    'awssdk.sqs': mq('sqs'), 'stripe.net': pay('stripe'), adyen: pay('adyen'), braintree: pay('braintree'), xunit: test('xunit'), nunit: test('nunit'),
   },
   ruby: {
     rails: fw('rails'), pg: db('postgresql'), mysql2: db('mysql'), sqlite3: db('sqlite'), redis: db('redis'),
     mongoid: db('mongodb'), bunny: mq('rabbitmq'), sneakers: mq('rabbitmq'), 'ruby-kafka': mq('kafka'), karafka: mq('kafka'),
-    sidekiq: db('redis'), stripe: pay('stripe'), 'adyen-ruby-api-library': pay('adyen'), rspec: test('rspec'),
+    sidekiq: db('redis'), stripe: pay('stripe'), 'adyen-ruby-api-library': pay('adyen'), braintree: pay('braintree'), rspec: test('rspec'),
   },
   php: {
     'laravel/framework': fw('laravel'), 'predis/predis': db('redis'), 'php-amqplib/php-amqplib': mq('rabbitmq'),
-    'stripe/stripe-php': pay('stripe'), 'adyen/php-api-library': pay('adyen'), 'phpunit/phpunit': test('phpunit'),
+    'stripe/stripe-php': pay('stripe'), 'adyen/php-api-library': pay('adyen'), 'braintree/braintree_php': pay('braintree'), 'phpunit/phpunit': test('phpunit'),
   },
 };
 

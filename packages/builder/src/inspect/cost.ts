@@ -5,7 +5,7 @@
  * reads) and idempotency protection already in place.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { EndpointFinding, PaymentCallFinding } from './types.js';
 
 export type CostLevel = 'money' | 'external' | 'write' | 'none' | 'auth' | 'read';
@@ -24,6 +24,8 @@ const AUTH_HANDLER = /^(login|logout|signin|signout|refresh(Token)?|login_?acces
 const READ = /(^|\/)(search|query|lookup|preview|estimate|quote|validate|check|graphql-query)(\/|$)/i;
 const WRITE = /\.(create|createMany|insert|insertOne|insertMany|save|update|updateOne|upsert|delete|deleteOne|destroy|remove|add|commit|bulkCreate|increment|decrement|persist|merge|updateMany|deleteMany|replaceOne|bulkWrite|findOneAndUpdate|findByIdAndUpdate|findOneAndDelete|findByIdAndDelete|findOneAndReplace)\s*\(|\b(INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b|\b(create|add|insert|save|register|submit|place|update|delete|remove|favorite|unfavorite|follow|unfollow|book|reserve)[A-Z_]\w*\s*\(/;
 const EXTERNAL = /(?<![.\w])(send\w*|notify\w*|sendmail|send_mail|send_email)\s*\(|\.(sendMail|sendEmail|sendSms|sendMessage|sendNotification|send_message|send_mail|publish|enqueue|emit|delay|apply_async)\s*\(|\bfetch\s*\(|\b(axios|requests|httpx|got|ky)\.(post|put|patch|delete)\s*\(|\b\w*[qQ]ueue\.add\s*\(|\b(SendMessageCommand|PublishCommand|SendEmailCommand)\b|\bemails\.send\s*\(/;
+/** State-changing calls on a payment provider's SDK that move no money: a duplicate still changes the account (`stripe.paymentMethods.attach`). */
+const PROVIDER_MUTATION = /\b\w*(?:stripe|adyen|paypal|braintree|gateway)\w*(?:\.\w+)*\.(?:create\w*|update\w*|del|delete\w*|attach|detach|confirm|capture|cancel|pay|void\w*|finalizeInvoice|sendInvoice|markUncollectible|refund\w*|reverse|resume|pause)\s*\(/i;
 const GENERIC_NAMES = /^(create|update|save|execute|handle|run|call|post|put|patch|delete|process|main|index|default)$/;
 /** Existing idempotency handling in or around a handler. */
 /** The protection note for a route the idempotency-builder runtime already guards. */
@@ -63,6 +65,27 @@ function enclosingFunction(lines: readonly string[], line: number): string | und
   return undefined;
 }
 
+/** Words that stand before `(…) {` in a statement, never as a declared name. */
+const STATEMENT_WORDS = /^(if|for|while|switch|catch|with|function|return|await|typeof|new|super|do|else|try|yield|delete|void)$/;
+// A method or member declaration header at a class or object member position: `async resolve(root, args) {`,
+// `public charge(o: Order): Promise<void> {`, `{ pay(input) {` — a call is never followed by `{` in these languages.
+const METHOD_HEADER = /(^|\n|[{,;])([ \t]*(?:(?:public|private|protected|internal|static|async|override|readonly|abstract|final|virtual|get|set)\s+)*\*?[ \t]*)([\w$]+)(?=\s*(?:<[^>\n]*>)?\s*\([^()]*\)\s*(?::[^{};=\n]+)?\{)/g;
+/** Languages where a call may take a trailing block (`launch(io) { … }`, `each(x) do`): `name(…) {` is a call there. */
+const TRAILING_BLOCKS = /\.(kt|kts|scala|groovy|gradle|swift|rb)$/;
+
+/**
+ * The handler's text with every declaration's own name taken out, so that only calls are left to
+ * match: `function handler(`, a method header (`resolve(root, args) {`), Python `def mutate(`.
+ * Every pages-router `handler` and every GraphQL `resolve` method would otherwise "call" the one
+ * of that name that makes a payment.
+ * @example withoutDeclarations('  async resolve(_, args) {\n    return resolve(args);', 'a.ts') // '  async (_, args) {\n    return resolve(args);'
+ */
+export function withoutDeclarations(body: string, file: string): string {
+  const plain = body.replace(/\bfunction\s*\*?\s*[\w$]+\s*\(/g, 'function (').replace(/\bdef\s+\w+\s*\(/g, 'def (');
+  if (TRAILING_BLOCKS.test(file)) return plain;
+  return plain.replace(METHOD_HEADER, (header: string, lead: string, modifiers: string, name: string) => (STATEMENT_WORDS.test(name) ? header : `${lead}${modifiers}`));
+}
+
 export interface CostContext {
   readonly root: string;
   readonly paymentCalls: readonly PaymentCallFinding[];
@@ -72,14 +95,31 @@ interface MoneyFunction {
   readonly name: string;
   readonly file: string;
   readonly call: PaymentCallFinding;
+  /** The function is its file's default export, so importers may call it by any name. */
+  readonly defaultExport: boolean;
 }
 
 function moneyFunctions(ctx: CostContext): MoneyFunction[] {
   return ctx.paymentCalls.flatMap((call) => {
     const file = fileOf(call.location);
-    const name = enclosingFunction(fileLines(ctx.root, file), lineOf(call.location));
-    return name ? [{ name, file, call }] : [];
+    const lines = fileLines(ctx.root, file);
+    const name = enclosingFunction(lines, lineOf(call.location));
+    if (!name) return [];
+    const exported = new RegExp(`export\\s+default\\s+(?:async\\s+)?(?:function\\s*\\*?\\s*)?${name}\\b|module\\.exports\\s*=\\s*${name}\\b`);
+    return [{ name, file, call, defaultExport: exported.test(lines.join('\n')) }];
   });
+}
+
+const SOURCE_EXTENSIONS = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.js'];
+
+/** Default imports of relative modules: local name → the files the specifier may be (`import create from './create'`). */
+function defaultImports(file: string, text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of text.matchAll(/\bimport\s+(\w+)\s*(?:,\s*\{[^}]*\})?\s*from\s*['"](\.\.?\/[^'"]+)['"]/g)) {
+    const base = posix.normalize(posix.join(posix.dirname(file), m[2] ?? ''));
+    out.set(m[1] ?? '', SOURCE_EXTENSIONS.map((ext) => `${base}${ext}`));
+  }
+  return out;
 }
 
 /**
@@ -104,12 +144,18 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
     const evidence: string[] = [];
     const direct = ctx.paymentCalls.filter((c) => fileOf(c.location) === file && lineOf(c.location) >= start && lineOf(c.location) <= end);
     for (const c of direct) evidence.push(`calls ${c.call} (${c.location})`);
+    const calls = withoutDeclarations(body, file);
+    const imported = defaultImports(file, fileText);
+    const calledAs = (name: string): boolean => new RegExp(`(^|[^\\w])${name}\\s*\\(`).test(calls);
     for (const fn of money) {
-      if (direct.includes(fn.call) || !new RegExp(`(^|[^\\w])${fn.name}\\s*\\(`).test(body)) continue;
+      if (direct.includes(fn.call)) continue;
+      // A default export called under the name its importer gave it (`import paymentIntentsCreate from './create'`).
+      const alias = fn.defaultExport ? [...imported].find(([local, files]) => files.includes(fn.file) && calledAs(local))?.[0] : undefined;
+      if (!alias && !calledAs(fn.name)) continue;
       const base = fn.file.slice(fn.file.lastIndexOf('/') + 1).replace(/\.\w+$/, '');
       // A generic name (`create`) only counts when the handler's file refers to the module defining it.
-      if (GENERIC_NAMES.test(fn.name) && fn.file !== file && !fileText.includes(base)) continue;
-      evidence.push(`reaches ${fn.call.call} (${fn.call.location}) through ${fn.name}()`);
+      if (!alias && GENERIC_NAMES.test(fn.name) && fn.file !== file && !fileText.includes(base)) continue;
+      evidence.push(`reaches ${fn.call.call} (${fn.call.location}) through ${alias ?? fn.name}()`);
     }
     // This project's own runtime already on the route: the design describes it rather than skipping the route.
     const ownRuntime = /@idempotency-builder\/runtime/.test(fileText);
@@ -126,7 +172,7 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
       level = 'read';
       evidence.push('reads or computes without a write: a duplicate costs nothing');
     } else {
-      const external = EXTERNAL.exec(body);
+      const external = EXTERNAL.exec(body) ?? PROVIDER_MUTATION.exec(body);
       const write = WRITE.exec(body);
       if (external) {
         level = 'external';

@@ -23,8 +23,8 @@ const LOCK_TEXT = {
     race: 'a lock serialises, it does not remember: the second caller runs after the first releases it unless it also checks for a completed result',
   },
   shedlock: {
-    protects: 'ShedLock: one instance runs the scheduled method per slot',
-    race: 'a run that outlasts lockAtMostFor can overlap the next one; a run that fails half-way is not resumed — the next slot starts again',
+    protects: 'ShedLock: one instance at a time runs the scheduled method, the others skip that run',
+    race: 'a run that outlasts lockAtMostFor, or instances whose clocks differ by more than lockAtLeastFor and the run’s length, can run one slot twice; a run that fails half-way is not resumed — the next slot starts again',
   },
   'unique-job': {
     protects: 'a unique-job lock (sidekiq-unique-jobs / celery-once): a second job with the same arguments is not enqueued or not run while the first holds the lock',

@@ -5,6 +5,8 @@
  * node, so an Express/FastAPI/Django prefix above it applies) and, for graphene, which class each
  * `Mutation` field exposes; this file gives every operation its path and its schema name.
  */
+import { djangoIndex, mutationInputFields, type DjangoIndex, type MutationInput } from './django-input-fields.js';
+import type { DjangoClass } from './patterns/python-django-classes.js';
 import type { EndpointFinding, Framework } from './types.js';
 
 /** Where a GraphQL server answers: a route-graph node whose mount prefixes give the path. */
@@ -25,9 +27,19 @@ export interface GraphqlRegistration {
   readonly location: string;
 }
 
+/** A graphene-django form or serializer mutation: its input is that class's fields. */
+export interface GraphqlFormInput extends MutationInput {
+  /** The mutation class (`RegisterMutation`), as registrations name it. */
+  readonly type: string;
+  readonly location: string;
+}
+
 export interface GraphqlFacts {
   readonly endpoints: GraphqlEndpointFact[];
   readonly registrations: GraphqlRegistration[];
+  /** Django forms, models and serializers of Python files, for form and serializer mutations. */
+  readonly djangoClasses: DjangoClass[];
+  readonly formInputs: GraphqlFormInput[];
 }
 
 /** Scope of a graphene mutation class, exposed only where a `Mutation` type registers it. */
@@ -41,7 +53,7 @@ export const DEFAULT_GRAPHQL_PATH = '/graphql';
  * @example const facts = emptyGraphqlFacts(); facts.endpoints.push({ node: 'graphql:endpoint@a.ts:3', location: 'a.ts:3' });
  */
 export function emptyGraphqlFacts(): GraphqlFacts {
-  return { endpoints: [], registrations: [] };
+  return { endpoints: [], registrations: [], djangoClasses: [], formInputs: [] };
 }
 
 /**
@@ -75,13 +87,36 @@ export interface GraphqlRouting {
   readonly join: (...parts: string[]) => string;
 }
 
+const indexes = new WeakMap<GraphqlFacts, DjangoIndex>();
+
+/**
+ * A graphene form or serializer mutation with the fields of its form or serializer; the fields the
+ * class declares itself (`class Input`) stay. Unresolved: said, and the whole input is the fingerprint.
+ */
+function withFormInput(endpoint: EndpointFinding, type: string, facts: GraphqlFacts, notes: string[]): EndpointFinding {
+  const input = facts.formInputs.find((f) => f.type === type);
+  if (!input) return endpoint;
+  let index = indexes.get(facts);
+  if (!index) {
+    index = djangoIndex(facts.djangoClasses);
+    indexes.set(facts, index);
+  }
+  const found = mutationInputFields(input, index);
+  if ('undetermined' in found) {
+    notes.push(`${input.location}: graphene mutation ${type} takes its input from ${input.source} ${input.ref.name}, whose fields the inspector could not state (${found.undetermined}); the whole input is the fingerprint.`);
+    return endpoint;
+  }
+  return { ...endpoint, bodyFields: [...new Set([...endpoint.bodyFields, ...found.fields])] };
+}
+
 /**
  * The finished findings of one GraphQL operation: its route is the endpoint's full path, a
  * graphene class appears once per `Mutation` field that exposes it (and not at all when none does).
  * @example graphqlOperationRoutes(mutation, routing, notes)[0].route // '/api/graphql'
  */
 export function graphqlOperationRoutes(endpoint: EndpointFinding, routing: GraphqlRouting, notes: string[]): EndpointFinding[] {
-  const { scope, ...rest } = endpoint;
+  const { scope, ...found } = endpoint;
+  let rest = found;
   let operations: string[] = [endpoint.operation ?? ''];
   if (scope?.startsWith(GRAPHENE_SCOPE)) {
     const type = scope.slice(GRAPHENE_SCOPE.length);
@@ -90,6 +125,7 @@ export function graphqlOperationRoutes(endpoint: EndpointFinding, routing: Graph
       notes.push(`${endpoint.location}: graphene mutation ${type} is not a field of any Mutation type the inspector understood; it is left out.`);
       return [];
     }
+    rest = withFormInput(found, type, routing.facts, notes);
     operations = [...new Set(fields)].map((f) => `mutation ${schemaName(f)}`);
   }
   // A name GraphQL itself would refuse (`'create-order': …` in a map) is no operation: noted, never guessed.

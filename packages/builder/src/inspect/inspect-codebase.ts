@@ -10,8 +10,10 @@ import { scanDotnet } from './patterns/dotnet.js';
 import { scanGo } from './patterns/go.js';
 import { scanJvm } from './patterns/jvm.js';
 import { scanPhp } from './patterns/php.js';
-import { scanPython } from './patterns/python.js';
+import { scanPython, scanPythonFacts } from './patterns/python.js';
+import { pythonMayHoldFindings } from './patterns/python-prefilter.js';
 import { scanRuby } from './patterns/ruby.js';
+import { CALLER_HINT, keepMutating, readClientFacts, settleMethods } from './any-method-routes.js';
 import { assessCosts } from './cost.js';
 import { assessExistingProtection } from './existing-assessment.js';
 import { scanExistingProtection, type ProtectionScan } from './existing-protection.js';
@@ -98,7 +100,8 @@ function resolveBodyTypes(endpoints: EndpointFinding[], shapes: ReadonlyMap<stri
   });
 }
 
-const SECRET_FIELD = /pass(word|wd|phrase)?$|^pwd$|secret|token|api_?key|apikey|private_?key|card_?number|cardnumber|^pan$|^cvc$|^cvv2?$|^cv2$|security_?code|^pin$|^otp$|^ssn$/i;
+// `password1`/`password2` (Django's confirmation pair) are passwords too.
+const SECRET_FIELD = /pass(word|wd|phrase)?\d?$|^pwd$|secret|token|api_?key|apikey|private_?key|card_?number|cardnumber|^pan$|^cvc$|^cvv2?$|^cv2$|security_?code|^pin$|^otp$|^ssn$/i;
 
 /**
  * Path parameters apart from body fields; secrets marked so that they are never hashed plainly;
@@ -122,6 +125,14 @@ function dedupeEndpoints(endpoints: readonly EndpointFinding[]): EndpointFinding
   });
 }
 
+export interface InspectOptions {
+  /**
+   * The pattern scanners' pre-filter (python-prefilter.ts), on by default. Off only to show that it
+   * changes nothing: the TS/JS triage (prefilter.ts) decides what is browser code and stays on.
+   */
+  readonly prefilter?: boolean;
+}
+
 /**
  * Inspects `dir` and reports the stack and every critical action found, each with `path:line`.
  * @example
@@ -129,7 +140,7 @@ function dedupeEndpoints(endpoints: readonly EndpointFinding[]): EndpointFinding
  * inspection.framework?.value;          // 'express'
  * inspection.endpoints.map((e) => `${e.method} ${e.route} (${e.location})`);
  */
-export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Promise<Inspection> {
+export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { prefilter = true }: InspectOptions = {}): Promise<Inspection> {
   const root = resolve(dir);
   const notes: string[] = [];
   const walked = walkSourceFiles(root, limits);
@@ -167,6 +178,8 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
   const handlerTypes = new Map<string, Array<{ dir: string; type: string }>>();
   const routeFacts: RouteFacts[] = [];
   const settings: Array<{ name: string; value: string; location: string }> = [];
+  // Files that may call the app's own API: read again only if a handler answers every method.
+  const callerFiles: Array<{ relPath: string; absPath: string }> = [];
   let parsed = 0;
   const started = Date.now();
   for (const [order, { file, language }] of sourceFiles.entries()) {
@@ -177,13 +190,15 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
     try {
       const text = read(file.absPath);
       protectionScans.push(scanExistingProtection(file.relPath, text));
+      if ((language === 'typescript' || language === 'javascript') && CALLER_HINT.test(text)) callerFiles.push(file);
       // A cheap textual pre-filter: most files of a large repository declare nothing the scanners
       // look for, and a full parse (TypeScript above all) is the expensive part (prefilter.ts).
       const verdict = triage(language, file.relPath, text, hints);
       if (verdict === 'defer') shapeIndex.defer(order, file.relPath, text);
       if (verdict !== 'scan') continue;
       parsed += 1;
-      const result = scan(file.relPath, text);
+      // A Python file with no literal any finding pattern needs: its facts only (python-prefilter.ts).
+      const result = language === 'python' && prefilter && !pythonMayHoldFindings(text) ? scanPythonFacts(file.relPath, text) : scan(file.relPath, text);
       if (result.routeFacts) routeFacts.push(result.routeFacts);
       settings.push(...(result.settings ?? []));
       merge(code, result.findings);
@@ -219,11 +234,15 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}): Pro
     });
   // Two rules can see one call (a provider pattern and a generic one): one finding per location.
   const paymentCalls = code.paymentCalls.filter((c, i, all) => all.findIndex((o) => o.location === c.location) === i);
-  const costs = assessCosts(finished, { root, paymentCalls });
-  const endpoints = finished.map((e) => {
+  // Handlers every method runs: the method their callers send; kept only when they mutate.
+  const settled = settleMethods(finished, await readClientFacts(finished, callerFiles, read, notes));
+  const costs = assessCosts(settled, { root, paymentCalls });
+  const mutating = keepMutating(settled.map((e) => {
     const cost = costs.get(e);
     return cost ? { ...e, cost: { level: cost.level, evidence: cost.evidence }, ...(cost.protection ? { protection: cost.protection } : {}) } : e;
-  });
+  }));
+  notes.push(...mutating.notes);
+  const endpoints = mutating.endpoints;
   // Settings and constants declared in one file decide what another file's consumers mean.
   const consumers = resolveJvmChannels(finishCeleryTasks(code.consumers, settings), settings);
   const schedulers = finishPythonSchedules([...code.schedulers, ...yamlSchedules]);

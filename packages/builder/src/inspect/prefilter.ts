@@ -25,8 +25,9 @@ const TOKENS = new RegExp([
   String.raw`export\s*\{[^}]*\}\s*from\s*['"]\.`,
   // NestJS decorators: routes, schedules, message handlers, GraphQL resolvers.
   String.raw`@(?:Post|Put|Patch|Delete|Cron|Interval|Timeout|EventPattern|MessagePattern|RabbitSubscribe|RabbitRPC|Processor|Process|SqsMessageHandler|Resolver|Mutation)\b`,
-  // GraphQL mutations: resolver maps (`Mutation: {…}`, `const orderMutations = {…}`), Pothos/Nexus `mutationField`.
-  String.raw`\bMutation\b`, String.raw`\b(?:const|let|var)\s+\w*[mM]utations?(?:Resolvers?)?\b`, 'mutationField',
+  // GraphQL mutations: resolver maps (`Mutation: {…}`, `const orderMutations = {…}`), Pothos/Nexus
+  // `mutationField(s)`/`mutationType`/`relayMutationField`.
+  String.raw`\bMutation\b`, String.raw`\b(?:const|let|var)\s+\w*[mM]utations?(?:Resolvers?)?\b`, String.raw`[mM]utation(?:Field|Type)`,
   // Pages-router handlers branch on the method and read the body.
   String.raw`\b(?:req|request)\.(?:method|body)\b`, String.raw`\{\s*method\b[^}]*\}\s*=\s*req`,
   'setInterval',
@@ -82,7 +83,8 @@ export interface FilterHints {
 /**
  * What to do with a file: `scan` it now; `defer` it — it declares nothing the scanners report, but
  * may declare a body shape, parsed later only if an endpoint names it; or `skip` it (browser code).
- * Non-TS/JS files are always scanned: their scanners are line patterns, cheap already.
+ * Non-TS/JS files are always scanned here; a Python file without any finding literal is then read
+ * for its facts only (patterns/python-prefilter.ts).
  * @example triage('typescript', 'src/util/strings.ts', 'export const pad = (s: string) => s;') // 'defer'
  */
 export function triage(language: Language, relPath: string, text: string, hints: FilterHints = {}): Triage {

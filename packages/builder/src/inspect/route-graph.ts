@@ -5,7 +5,7 @@
  * function), and which local names are imports or exports of others; this resolves them together.
  */
 import { posix } from 'node:path';
-import { graphqlOperationRoutes, registeredElsewhere, type GraphqlFacts } from './graphql-route.js';
+import { emptyGraphqlFacts, graphqlOperationRoutes, registeredElsewhere, type GraphqlFacts } from './graphql-route.js';
 import type { EndpointFinding } from './types.js';
 
 /** A reference to a name in another module, resolved once every file is known. */
@@ -111,7 +111,7 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
   const aliases = new Map<string, string>();
   const mounts: MountFact[] = [];
   const globals: RouteFacts['globalPrefixes'] = [];
-  const graphql: GraphqlFacts = { endpoints: [], registrations: [] };
+  const graphql: GraphqlFacts = emptyGraphqlFacts();
   for (const facts of allFacts) {
     for (const [name, value] of facts.constants) if (!constants.has(name)) constants.set(name, value);
     for (const [from, to] of facts.aliases) {
@@ -122,6 +122,8 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     globals.push(...facts.globalPrefixes);
     graphql.endpoints.push(...(facts.graphql?.endpoints ?? []));
     graphql.registrations.push(...(facts.graphql?.registrations ?? []));
+    graphql.djangoClasses.push(...(facts.graphql?.djangoClasses ?? []));
+    graphql.formInputs.push(...(facts.graphql?.formInputs ?? []));
   }
   const canonical = (node: string): string => {
     let current = node;

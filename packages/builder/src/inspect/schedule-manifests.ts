@@ -7,11 +7,25 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node, type
 import { formatLocation } from './location.js';
 import type { SchedulerFinding } from './types.js';
 
+/**
+ * The Kubernetes CronJob page: a CronJob creates a Job "about" once per schedule time — two or none
+ * are possible, so jobs should be idempotent; Forbid skips a slot while the previous Job runs (a
+ * missed slot may still start late, within startingDeadlineSeconds); Replace replaces the running
+ * Job with a new one.
+ */
 const CRONJOB_NOTE = {
   Allow: 'concurrencyPolicy Allow (the default): a run that outlasts its interval overlaps the next, and Kubernetes may start two Jobs for one slot (a CronJob runs “about once” per slot)',
-  Forbid: 'concurrencyPolicy Forbid: no overlap, but Kubernetes may still start two Jobs for one slot (a CronJob runs “about once” per slot)',
-  Replace: 'concurrencyPolicy Replace: a late run is killed by the next one — mid-way, with its side effects half done — and two Jobs for one slot remain possible',
+  Forbid: 'concurrencyPolicy Forbid: no overlap — a slot that comes while the previous Job runs is skipped or started late — but Kubernetes may still start two Jobs for one slot (a CronJob runs “about once” per slot)',
+  Replace: 'concurrencyPolicy Replace: a run still going when the next slot comes is replaced — stopped mid-way, with its side effects half done — and two Jobs for one slot remain possible',
 } as const;
+
+/** The Job page: a failed Pod is created again up to `backoffLimit` times (6 by default), and a Pod may run twice even with restartPolicy Never. */
+function podRetries(backoffLimit: string | undefined): string {
+  const limit = backoffLimit ?? '6';
+  return limit === '0'
+    ? 'backoffLimit 0: a failed Pod is not retried'
+    : `a failed Pod is run again from the start, up to ${limit} times (${backoffLimit ? 'backoffLimit' : 'the Job’s default backoffLimit'})`;
+}
 
 function get(node: unknown, ...path: string[]): unknown {
   let current = node;
@@ -50,7 +64,8 @@ function cronJob(doc: YAMLMap, relPath: string, lines: LineCounter): SchedulerFi
   const first = isSeq(containers) ? containers.items[0] : undefined;
   const command = [text(get(first, 'command')), text(get(first, 'args'))].filter(Boolean).join(' ');
   const policy = (text(get(spec, 'concurrencyPolicy')) ?? 'Allow') as keyof typeof CRONJOB_NOTE;
-  const note = [command ? `runs \`${command.length > 100 ? `${command.slice(0, 99)}…` : command}\`` : 'the container’s own entrypoint', CRONJOB_NOTE[policy] ?? CRONJOB_NOTE.Allow].join('; ');
+  const backoffLimit = text(get(spec, 'jobTemplate', 'spec', 'backoffLimit'));
+  const note = [command ? `runs \`${command.length > 100 ? `${command.slice(0, 99)}…` : command}\`` : 'the container’s own entrypoint', CRONJOB_NOTE[policy] ?? CRONJOB_NOTE.Allow, podRetries(backoffLimit)].join('; ');
   return {
     mechanism: 'kubernetes CronJob', ...(schedule ? { schedule: `cron "${schedule}"` } : {}),
     location: formatLocation(relPath, lineOf(get(doc, 'kind'), lines)), handler: jobOfCommand(command, name), note,

@@ -50,17 +50,24 @@ export interface EndpointFinding {
   /** Internal: the router node the route is declared on (`file#router`), resolved to its mount prefixes. */
   readonly scope?: string;
   /**
+   * Internal: a handler every HTTP method runs (a Next.js pages-router handler that never checks
+   * `req.method`). Its method comes from the app's own callers and it is kept only when what it
+   * does mutates (any-method-routes.ts); `readsBody`: it reads `req.body`; `basis`: where its
+   * method comes from, noted only if it is kept.
+   */
+  readonly anyMethod?: { readonly readsBody: boolean; readonly basis?: string };
+  /**
    * GraphQL: the operation on the shared endpoint (`mutation createOrder`). The route is then the
    * GraphQL endpoint's path, served to every operation alike, so route middleware cannot tell them apart.
    */
   readonly operation?: string;
 }
 
-/** A provider whose money-moving calls are found: the plan's providers plus Braintree (found and judged, not yet designed for). */
-export type CallProvider = Provider | 'braintree';
+/** A provider whose money-moving calls are found; every one is a provider the plan designs for (Braintree included). */
+export type CallProvider = Provider;
 
-/** True for the providers the plan designs for (Braintree calls are reported and judged only). */
-export const isPlanProvider = (provider: CallProvider | undefined): provider is Provider => provider !== undefined && provider !== 'braintree';
+/** True for a provider the plan designs for: any found one (kept so callers narrow `undefined` away). */
+export const isPlanProvider = (provider: CallProvider | undefined): provider is Provider => provider !== undefined;
 
 /**
  * Where a fix goes: one line as it is in the file, the span of it that changes, and the text put

@@ -33,7 +33,7 @@ const RETRY_LABELS: Record<RetrySource, string> = {
 
 const PROVIDER_CHOICES: Choice<Provider>[] = [
   { value: 'stripe', label: 'Stripe' }, { value: 'adyen', label: 'Adyen' }, { value: 'paypal', label: 'PayPal' },
-  { value: 'bank-transfer', label: 'Bank transfer' },
+  { value: 'braintree', label: 'Braintree' }, { value: 'bank-transfer', label: 'Bank transfer' },
 ];
 
 const UNSURE = '?';
@@ -103,14 +103,14 @@ export async function resolveContext({ actions, proposals, file, fileName, promp
   } else if (prompts) {
     paymentProviders = await prompts.multiselect({
       id: 'paymentProviders',
-      message: `${label(4)} — are payments involved? No Stripe, Adyen or PayPal SDK was found in the code. Select the providers (none selected = no payments).`,
+      message: `${label(4)} — are payments involved? No Stripe, Adyen, PayPal or Braintree SDK was found in the code. Select the providers (none selected = no payments).`,
       options: PROVIDER_CHOICES,
       required: false,
     });
     provenance.paymentProviders = user;
   } else {
     paymentProviders = [];
-    provenance.paymentProviders = assumption('no Stripe, Adyen or PayPal SDK was found in the code, so no payment provider is assumed; name one in an answers file if payments go through a plain HTTP API or a bank');
+    provenance.paymentProviders = assumption('no Stripe, Adyen, PayPal or Braintree SDK was found in the code, so no payment provider is assumed; name one in an answers file if payments go through a plain HTTP API or a bank');
   }
   for (const action of actions) if (action.provider && !paymentProviders.includes(action.provider)) paymentProviders.push(action.provider);
 

@@ -78,7 +78,7 @@ export function genericAction(): Action {
   };
 }
 
-const PROVIDER_WORDS: Array<[RegExp, Provider]> = [[/stripe/i, 'stripe'], [/adyen/i, 'adyen'], [/paypal/i, 'paypal'], [/bank|sepa|wire/i, 'bank-transfer']];
+const PROVIDER_WORDS: Array<[RegExp, Provider]> = [[/stripe/i, 'stripe'], [/adyen/i, 'adyen'], [/paypal/i, 'paypal'], [/braintree/i, 'braintree'], [/bank|sepa|wire/i, 'bank-transfer']];
 
 function kindOf(text: string): Action['kind'] {
   if (/webhook|callback|notification from|ipn/i.test(text)) return 'webhook';

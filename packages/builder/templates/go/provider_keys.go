@@ -186,6 +186,16 @@ func PaypalRequestIDIn(namespace string, intent Intent) (string, error) {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16]), nil
 }
 
+// BraintreeOrderID is Braintree's orderId for an intent (at most 255 characters): searchable, so
+// reconciliation finds the sale before a retry (Braintree keeps no idempotency key for most accounts).
+func BraintreeOrderID(intent Intent) (string, error) {
+	material, err := IntentMaterial(intent)
+	if err != nil {
+		return "", err
+	}
+	return FitProviderKey(material, Project.ProviderKeys.BraintreeOrderID)
+}
+
 // EndToEndID is the ISO 20022 EndToEndId (max 35): the first 35 hex chars of SHA-256 of the
 // intent material, as the generated TypeScript derives it.
 func EndToEndID(intent Intent) (string, error) {

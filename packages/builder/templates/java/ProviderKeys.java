@@ -108,6 +108,14 @@ public final class ProviderKeys {
         return new UUID(bits.getLong(), bits.getLong()).toString();
     }
 
+    /**
+     * Braintree orderId for an intent (at most 255 characters): searchable, so reconciliation finds
+     * the sale before a retry (Braintree keeps no idempotency key for most accounts).
+     */
+    public static String braintreeOrderId(String key, String scope, String step) {
+        return fitProviderKey(intentMaterial(key, scope, step), limit("braintreeOrderId"));
+    }
+
     /** ISO 20022 EndToEndId (max 35): the first 35 hex chars of SHA-256 of the intent material. */
     public static String endToEndId(String key, String scope, String step) {
         byte[] hash = digest("SHA-256", intentMaterial(key, scope, step).getBytes(StandardCharsets.UTF_8));

@@ -111,7 +111,7 @@ function providerExamples(action: Action, key: KeyPlan, namespace: string): Prov
   const provider = action.provider;
   const intent = { key: key.storedKey, scope: key.scopeExample };
   const value = providerKey(provider, intent, namespace);
-  const header = { stripe: 'Idempotency-Key', adyen: 'Idempotency-Key', paypal: 'PayPal-Request-Id', 'bank-transfer': 'EndToEndId' }[provider];
+  const header = { stripe: 'Idempotency-Key', adyen: 'Idempotency-Key', paypal: 'PayPal-Request-Id', braintree: 'orderId', 'bank-transfer': 'EndToEndId' }[provider];
   return [{ provider, header, value, ...(provider === 'adyen' ? { reference: adyenReference(intent, 1) } : {}) }];
 }
 

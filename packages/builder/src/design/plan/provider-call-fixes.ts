@@ -5,6 +5,7 @@
  * Java — or, where the code allows no edit, a snippet.
  */
 import { KEY_PLACEHOLDER, type FixSiteAnswer, type ProviderCall } from '../../answers-provider-calls.js';
+import { BRAINTREE_ORDER_ID_MAX_LENGTH } from './providers.js';
 
 /** What the fix may use: the generated code's language and whether it ships its own provider-key module. */
 export interface FixContext {
@@ -39,43 +40,40 @@ function fileLanguage(location: string): FileLanguage {
   return 'text';
 }
 
-/** The runtime export (TS) that derives each provider's key; Braintree's `orderId`/`apiRequestKey` is the intent material fitted to 255. */
+/**
+ * The function that derives each provider's key: the runtime's export (TS), or the generated
+ * `provider_keys` module's (Python, Java). Braintree's `orderId` is generated code in every
+ * language (the runtime has no Braintree derivation): the intent material fitted to 255.
+ */
 const TS_FUNCTION: Record<ProviderCall['provider'], string> = {
-  stripe: 'stripeIdempotencyKey', adyen: 'adyenIdempotencyKey', paypal: 'paypalRequestId', braintree: 'fitProviderKey', 'bank-transfer': 'intentMaterial',
+  stripe: 'stripeIdempotencyKey', adyen: 'adyenIdempotencyKey', paypal: 'paypalRequestId', braintree: 'braintreeOrderId', 'bank-transfer': 'intentMaterial',
 };
 const PY_FUNCTION: Record<ProviderCall['provider'], string> = {
-  stripe: 'stripe_idempotency_key', adyen: 'adyen_idempotency_key', paypal: 'paypal_request_id', braintree: 'fit_provider_key', 'bank-transfer': 'end_to_end_id',
+  stripe: 'stripe_idempotency_key', adyen: 'adyen_idempotency_key', paypal: 'paypal_request_id', braintree: 'braintree_order_id', 'bank-transfer': 'end_to_end_id',
 };
 const JAVA_FUNCTION: Record<ProviderCall['provider'], string> = {
-  stripe: 'stripeIdempotencyKey', adyen: 'adyenIdempotencyKey', paypal: 'paypalRequestId', braintree: 'fitProviderKey', 'bank-transfer': 'endToEndId',
+  stripe: 'stripeIdempotencyKey', adyen: 'adyenIdempotencyKey', paypal: 'paypalRequestId', braintree: 'braintreeOrderId', 'bank-transfer': 'endToEndId',
 };
 
-/** Braintree's `orderId` and `apiRequestKey` take at most 255 characters. */
-const BRAINTREE_MAX = 255;
+/** Providers whose TS derivation lives in the generated `provider-keys.ts` when it exists (a service namespace, or no runtime function). */
+const GENERATED_IN_TS = new Set<ProviderCall['provider']>(['paypal', 'braintree']);
 
 function derivedExpression(call: ProviderCall, language: FileLanguage, ctx: FixContext, key: string): { expression: string; imports?: string } | undefined {
   const step = call.operation;
   if (language === 'typescript' || language === 'javascript') {
     const intent = `{ key: ${key}, scope, step: '${step}' }`;
-    if (call.provider === 'braintree') {
-      return { expression: `fitProviderKey(intentMaterial(${intent}), ${BRAINTREE_MAX})`, imports: "import { fitProviderKey, intentMaterial } from '@idempotency-builder/runtime/payments';" };
+    if (call.provider === 'braintree' && !ctx.tsProviderKeys) {
+      // No generated provider-keys.ts to import from: the same derivation from the runtime's parts.
+      return { expression: `fitProviderKey(intentMaterial(${intent}), ${BRAINTREE_ORDER_ID_MAX_LENGTH})`, imports: "import { fitProviderKey, intentMaterial } from '@idempotency-builder/runtime/payments';" };
     }
-    // The generated provider-keys.ts binds this service's PayPal namespace; the runtime's own default serves otherwise.
-    const from = call.provider === 'paypal' && ctx.tsProviderKeys ? './idempotency/provider-keys.js' : '@idempotency-builder/runtime/payments';
+    // The generated provider-keys.ts binds this service's PayPal namespace and derives Braintree's orderId.
+    const from = GENERATED_IN_TS.has(call.provider) && ctx.tsProviderKeys ? './idempotency/provider-keys.js' : '@idempotency-builder/runtime/payments';
     return { expression: `${TS_FUNCTION[call.provider]}(${intent})`, imports: `import { ${TS_FUNCTION[call.provider]} } from '${from}';` };
   }
   if (!ctx.standaloneKeys || ctx.stackLanguage !== language) return undefined;
-  if (language === 'python') {
-    const args = `${key}, scope, "${step}"`;
-    const expression = call.provider === 'braintree' ? `fit_provider_key(intent_material(${args}), ${BRAINTREE_MAX})` : `${PY_FUNCTION[call.provider]}(${args})`;
-    const names = call.provider === 'braintree' ? 'fit_provider_key, intent_material' : PY_FUNCTION[call.provider];
-    return { expression, imports: `from idempotency.provider_keys import ${names}` };
-  }
-  if (language === 'java') {
-    const args = `${key}, scope, "${step}"`;
-    const expression = call.provider === 'braintree' ? `ProviderKeys.fitProviderKey(ProviderKeys.intentMaterial(${args}), ${BRAINTREE_MAX})` : `ProviderKeys.${JAVA_FUNCTION[call.provider]}(${args})`;
-    return { expression, imports: 'import com.example.idempotency.ProviderKeys;' };
-  }
+  const args = `${key}, scope, "${step}"`;
+  if (language === 'python') return { expression: `${PY_FUNCTION[call.provider]}(${args})`, imports: `from idempotency.provider_keys import ${PY_FUNCTION[call.provider]}` };
+  if (language === 'java') return { expression: `ProviderKeys.${JAVA_FUNCTION[call.provider]}(${args})`, imports: 'import com.example.idempotency.ProviderKeys;' };
   return undefined;
 }
 

@@ -9,6 +9,7 @@ import {
   ADYEN_REFERENCE_MAX_LENGTH,
   adyenIdempotencyKey,
   adyenReference as runtimeAdyenReference,
+  fitProviderKey,
   intentMaterial,
   PROVIDER_RETENTION_MS,
   paypalRequestId,
@@ -18,7 +19,7 @@ import {
 import { v5 as uuidv5 } from 'uuid';
 import { DAY } from './durations.js';
 
-export type Provider = 'stripe' | 'adyen' | 'paypal' | 'bank-transfer';
+export type Provider = 'stripe' | 'adyen' | 'paypal' | 'braintree' | 'bank-transfer';
 
 export interface ProviderFacts {
   readonly name: string;
@@ -29,6 +30,12 @@ export interface ProviderFacts {
   readonly windowMs: number;
   readonly windowText: string;
 }
+
+/**
+ * Braintree's `orderId` (and `apiRequestKey`) limit, 255 characters. The runtime has no Braintree
+ * constant: this is the builder's, used by every language's derivation (project.json).
+ */
+export const BRAINTREE_ORDER_ID_MAX_LENGTH = 255;
 
 export const PROVIDER_FACTS: Record<Provider, ProviderFacts> = {
   stripe: {
@@ -51,6 +58,13 @@ export const PROVIDER_FACTS: Record<Provider, ProviderFacts> = {
     maxKeyLength: 108,
     windowMs: Math.max(PROVIDER_RETENTION_MS.paypalPayments, PROVIDER_RETENTION_MS.paypalOrders),
     windowText: 'Payments v2 (capture, refund) keeps request ids for 45 days; Orders v2 keeps them for 6 hours (up to 72 hours on request) — we size for the longest',
+  },
+  braintree: {
+    name: 'Braintree',
+    mechanism: '`orderId` on the transaction (max 255 characters), derived from the local key: searchable, and part of duplicate transaction checking; `apiRequestKey` only where Braintree has enabled At-Most-Once Processing',
+    maxKeyLength: BRAINTREE_ORDER_ID_MAX_LENGTH,
+    windowMs: 30 * DAY,
+    windowText: 'for most accounts none: duplicate transaction checking rejects an equal transaction (amount, card, `orderId`) for 30 s by default; At-Most-Once Processing (`apiRequestKey`, selected merchants) answers a repeated key for 30 days, the window we keep',
   },
   'bank-transfer': {
     name: 'Bank transfer',
@@ -95,9 +109,21 @@ export function providerKey(provider: Provider, intent: ProviderIntent, namespac
       return adyenIdempotencyKey(intent);
     case 'paypal':
       return paypalRequestId(intent, namespace);
+    case 'braintree':
+      // Only a sale carries an orderId: the example is the one its fix sends (step `charge`).
+      return braintreeOrderId({ ...intent, step: 'charge' });
     case 'bank-transfer':
       return sha256Hex(intentMaterial(intent)).slice(0, 35);
   }
+}
+
+/**
+ * Braintree's `orderId` for an intent: the runtime's intent material fitted to 255 characters, as
+ * the generated `braintreeOrderId` / `braintree_order_id` compute it.
+ * @example braintreeOrderId({ key: 'checkout_4b9e', scope: 'usr-7fQ9x', step: 'charge' }) // 'usr-7fQ9x:checkout_4b9e:charge'
+ */
+export function braintreeOrderId(intent: ProviderIntent & { readonly step?: string }): string {
+  return fitProviderKey(intentMaterial(intent), BRAINTREE_ORDER_ID_MAX_LENGTH);
 }
 
 /**

@@ -29,6 +29,7 @@ export interface RetrySourcePlan {
   readonly inherent: boolean;
 }
 
+/** Defaults per the brokers' own sources: nats-server (AckWait 30 s, MaxDeliver unlimited), BullMQ (maxStalledCount 1, attempts 1). */
 function redeliveryText(broker: Answers['stack']['broker']): string {
   switch (broker) {
     case 'rabbitmq':
@@ -38,9 +39,9 @@ function redeliveryText(broker: Answers['stack']['broker']): string {
     case 'sqs':
       return 'SQS makes a received message visible again when its visibility timeout ends before `DeleteMessage`; standard queues may also deliver a message twice on their own';
     case 'nats':
-      return 'JetStream redelivers a message that is not acked within `AckWait` (30 s by default), up to `MaxDeliver` times';
+      return 'JetStream redelivers a message that is not acked within `AckWait` (30 s by default), without limit unless `MaxDeliver` is set';
     case 'bullmq':
-      return 'BullMQ moves a job whose lock was not renewed (a stalled worker) back to waiting, and retries failed jobs per `attempts`';
+      return 'BullMQ moves a job whose lock was not renewed (a stalled worker) back to waiting — once by default (`maxStalledCount` 1), then fails it — and retries a failed job only when `attempts` is above its default of 1';
     default:
       return 'at-least-once delivery: any message broker redelivers a message whose acknowledgement did not arrive';
   }

@@ -100,7 +100,7 @@ function resolveFramework(language: CodeLang, framework: Answers['stack']['frame
   const fallback: Record<CodeLang, CodeFramework> = { typescript: 'fetch', python: 'flask', go: 'net-http', java: 'spring' };
   const chosen = language === 'python' && (framework === 'none' || framework === 'other') ? 'fastapi' : fallback[language];
   if (framework === 'nextjs') {
-    notes.push('Next.js route handlers take a `Request` and return a `Response`, so the generated wrapper uses the Fetch API types directly.');
+    notes.push('Next.js app-router route handlers take a `Request` and return a `Response`, so their wrapper uses the Fetch API types directly; pages-router API routes (`pages/api`, Node\'s `(req, res)`) get their own wrapper, next-pages.ts.');
   } else if (framework !== 'none' && framework !== 'other') {
     notes.push(`${framework} is not a generator target; the middleware is written for ${FRAMEWORK_NAMES[chosen]}, the closest fit in ${LANGUAGE_NAMES[language]}.`);
   } else {

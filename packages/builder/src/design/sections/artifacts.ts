@@ -1,4 +1,5 @@
 /** Section 14: the code artifacts — every generated file, and the middleware embedded for reading. */
+import { isPagesRoute } from '../../emit/typescript/next-pages-file.js';
 import { subpathAvailable } from '../../emit/typescript/runtime-api.js';
 import { callout, code, codeBlock, collapse, para, plain, rich, section, table, txt } from '../inline.js';
 import type { Block, Section } from '../model.js';
@@ -12,7 +13,7 @@ const PLACEMENT = {
   java: 'The classes are in package `com.example.idempotency`: move them to `src/main/java/com/example/idempotency/` (the test to `src/test/java/…`) and rename the package to yours.',
 } as const;
 
-const MIDDLEWARE = /(express|fastify|hono|nestjs|fetch|graphql)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
+const MIDDLEWARE = /(express|fastify|hono|nestjs|fetch|graphql|next-pages)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
 
 /**
  * Section 14: the generated files, with the middleware embedded.
@@ -29,10 +30,10 @@ export function artifactsSection(ctx: DesignContext): Section {
       (module) => !subpathAvailable(module),
     );
     blocks.push(para(txt`Install the runtime the files use: ${code('npm install @idempotency-builder/runtime')} plus your driver.`));
-    const pagesRoutes = plan.actions.filter((a) => plan.stack.framework === 'fetch' && /(^|\/)pages\/api\//.test(a.action.location ?? ''));
-    if (pagesRoutes.length > 0) {
-      // fetch.ts wraps `(request: Request) => Response`; a pages-router handler is `(req, res)` on Node's objects.
-      blocks.push(callout('warning', 'Next.js pages-router API routes', [txt`${pagesRoutes.map((a) => a.action.name).join(', ')} ${pagesRoutes.length === 1 ? 'is a' : 'are'} \`pages/api\` handler${pagesRoutes.length === 1 ? '' : 's'} taking Node's \`(req, res)\`, which the Fetch-API glue in \`fetch.ts\` does not fit (it wraps app-router \`route.ts\` handlers). The runtime's Express middleware works on Node request and response objects — \`idempotencyMiddleware(options)(req, res, () => handler(req, res))\` — but idempotency-builder has not run it under Next.js: test it in your app before relying on it.`]));
+    // Header-keyed pages routes get next-pages.ts; a pages webhook would get the Fetch-API mount, which takes a Request.
+    const pagesHooks = plan.actions.filter((a) => plan.stack.framework === 'fetch' && a.action.kind === 'webhook' && isPagesRoute(a));
+    if (pagesHooks.length > 0) {
+      blocks.push(callout('warning', 'Next.js pages-router webhooks', [txt`${pagesHooks.map((a) => a.action.name).join(', ')} ${pagesHooks.length === 1 ? 'is a' : 'are'} \`pages/api\` webhook${pagesHooks.length === 1 ? '' : 's'} taking Node's \`(req, res)\`; \`webhooks.ts\` mounts webhooks with \`fetchWebhook\`, which takes an app-router \`Request\`. With \`bodyParser: false\`, call the handler's \`handle({ rawBody, headers })\` on the raw body and send its \`response\` with \`writeNodeResponse\` from \`@idempotency-builder/runtime/http\` — idempotency-builder has not run this under Next.js: test it in your app before relying on it.`]));
     }
     if (missing.length > 0) {
       blocks.push(callout('warning', 'Not yet in this version of idempotency-builder', [txt`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} imported by the generated code but not exported by the installed runtime. Implement the \`IdempotencyStore\` contract with the statements of section 4 until ${missing.length === 1 ? 'it ships' : 'they ship'}.`]));

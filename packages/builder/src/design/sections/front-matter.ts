@@ -40,7 +40,7 @@ export function keyDecisions(plan: Plan): KeyDecision[] {
   ].filter(Boolean);
   const outgoing = plan.actions.filter((a) => a.action.provider && a.action.kind !== 'webhook');
   const providerNames = [...new Set(plan.actions.flatMap((a) => (a.action.provider ? [PROVIDER_FACTS[a.action.provider].name] : [])))];
-  const derivations: Record<string, string> = { stripe: 'Stripe: {scope}:{key}, fitted to 255', adyen: 'Adyen: {scope}:{key} fitted to 64, plus reference {scope}:{key}_{step} fitted to 80', paypal: 'PayPal: UUIDv5 of {scope}:{key}', 'bank-transfer': 'bank: EndToEndId from SHA-256 of {scope}:{key}' };
+  const derivations: Record<string, string> = { stripe: 'Stripe: {scope}:{key}, fitted to 255', adyen: 'Adyen: {scope}:{key} fitted to 64, plus reference {scope}:{key}_{step} fitted to 80', paypal: 'PayPal: UUIDv5 of {scope}:{key}', braintree: 'Braintree: orderId {scope}:{key}:{step}, fitted to 255, searched before a retry', 'bank-transfer': 'bank: EndToEndId from SHA-256 of {scope}:{key}' };
   const decisions: KeyDecision[] = [
     { label: 'Store', value: `${plan.stack.storeName}${plan.partitioned ? ' (partitioned: over 100K keys a day)' : ''}; primary key (idempotency_key, user_id); leases and expiry on the store clock` },
     { label: 'Key', value: `{scope}_{action}_{intent}; scope = ${plan.answers.scope}; intent = ${intents.join(', ')}` },

@@ -2,6 +2,7 @@
  * The first screen: what in this service can run twice, the highest risks with file:line, the
  * decisions taken and what to do this week — every item derived from the plan and the artifacts.
  */
+import { isPagesRoute } from '../../emit/typescript/next-pages-file.js';
 import { code, codeBlock, labelled, link, numbered, para, section, table, txt } from '../inline.js';
 import type { Block, Inline, Section } from '../model.js';
 import type { ActionPlan, Plan } from '../plan/plan.js';
@@ -76,13 +77,17 @@ export function overviewSection(ctx: DesignContext): Section {
   const kinds = [...new Set(plan.actions.map((a) => a.action.kind))];
   const first = plan.highestRisk;
   const middleware = ctx.artifacts.find((a) => /(express|fastify|hono|nestjs|fetch)\.ts$|protect\.ts$|middleware\.go$|_integration\.py$|IdempotentExecutor\.java$/.test(a.path));
+  // A pages-router handler is wrapped, not mounted: next-pages.ts (Node's req, res).
+  const pagesGlue = isPagesRoute(first) ? ctx.artifacts.find((a) => a.path === 'next-pages.ts') : undefined;
   const test = ctx.artifacts.find((a) => /test|Test/.test(a.path) && a.language !== 'markdown');
   const week: Inline[][] = [
     createStoreStep(ctx),
     // A GraphQL mutation shares its route with every operation: its resolver is wrapped, never the route.
     first.action.operation
       ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): wrap the resolver of ${first.trigger} ${plan.stack.language === 'typescript' ? txt`with \`idempotentMutation\` from ${code('graphql.ts')}` : txt`in the engine's \`run\` (section 14)`}, have clients send its \`idempotencyKey\` argument, and watch ${code('duplicates_blocked')} for a day.`)
-      : labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): mount ${code(middleware?.path ?? 'the generated middleware')} on ${first.trigger} with the key optional (observe mode), watch ${code('duplicates_blocked')} for a day, then require it.`),
+      : pagesGlue
+        ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): wrap its default export with \`withIdempotency\` from ${code(pagesGlue.path)} (${first.trigger}), watch ${code('duplicates_blocked')} for a day.`)
+        : labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): mount ${code(middleware?.path ?? 'the generated middleware')} on ${first.trigger} with the key optional (observe mode), watch ${code('duplicates_blocked')} for a day, then require it.`),
     labelled('Run the generated tests', txt`${code(test?.path ?? 'the test file')} with ${plan.stack.testFramework}: replay, mismatch, concurrency and crash takeover, against an in-memory store.`),
   ];
   const assumed = assumptionLines(plan).length;

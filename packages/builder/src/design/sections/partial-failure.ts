@@ -31,6 +31,7 @@ function reconciliation(a: ActionPlan): string | undefined {
     stripe: 'within 24 h, re-send the original request with the same `Idempotency-Key` — Stripe returns the original result without charging again (`Idempotent-Replayed: true`); after that, find the PaymentIntent by the local key stored in `metadata.idempotency_key`',
     adyen: 'within 31 days, re-send with the same `Idempotency-Key` — Adyen returns the first response; otherwise match the AUTHORISATION webhook by `merchantReference` (= the derived reference)',
     paypal: 're-send with the same `PayPal-Request-Id` — PayPal returns the latest status of the first request; also set `invoice_id` to the local key so PayPal’s duplicate-invoice check is a second guard',
+    braintree: 'search its transactions by the derived `orderId` (`gateway.transaction.search` on `orderId`) — Braintree keeps no key for most accounts, so the search, not a re-send, tells whether the first attempt charged; two transactions for one `orderId` are a split brain to refund by hand',
     'bank-transfer': 'match the bank statement (camt.053/054) by `EndToEndId` — the derived id is on every statement line',
   }[provider];
   return `${a.action.name}: every 5 minutes, take PROCESSING records older than 2 × the lease (${formatMs(2 * a.lease.leaseMs)}) and ask ${facts.name}: ${lookup}. Found → store the result as COMPLETED. Not found → release the record so the next retry runs once, cleanly.`;

@@ -10,6 +10,7 @@ import { providerCallsSection } from './provider-calls.js';
 const HOW: Record<Provider, string> = {
   stripe: 'Pass the local key as the `Idempotency-Key` header (request option `idempotencyKey` in stripe-node). The key sent is derived by the runtime (`stripeIdempotencyKey` in `@idempotency-builder/runtime/payments`): `{scope}:{key}` (and `:{step}` for a sub-operation), as is when it fits 255 characters of `[A-Za-z0-9_.:-]`, otherwise a readable prefix plus `~h` and the base64url SHA-256 of the whole, exactly 255 long. If Stripe answers with a cached result (`Idempotent-Replayed: true`), store it locally as COMPLETED. A key reused with different parameters is an error at Stripe as well as locally.',
   adyen: 'Adyen’s `Idempotency-Key` header allows 64 characters, fewer than local keys may have: the runtime sends `{scope}:{key}` when it fits, otherwise a prefix plus `~h` and the base64url SHA-256 of the whole, exactly 64 long (`adyenIdempotencyKey`). The merchant `reference` (max 80) is `{scope}:{key}_{step}`, fitted the same way (`adyenReference`), so every step of a saga has its own reference and reconciliation can find it.',
+  braintree: 'Braintree has no general idempotency key: At-Most-Once Processing (`apiRequestKey`) is only for merchants Braintree enables, and excludes duplicate transaction checking. So the sale carries `orderId` = `{scope}:{key}:charge` fitted to 255 (`braintreeOrderId`), which Braintree’s duplicate check compares (amount, card, `orderId`, 30 s by default) and its transaction search finds. Before a retry of an intent whose outcome is unknown (the record still PROCESSING after its lease, or the call timed out), search the transactions by that `orderId`: one found → complete the record with it, none → release and run once, two → a split brain to refund by hand (in TypeScript, the generated `braintreeLookup` for the runtime’s `reconcile()`). A retry that Braintree rejects as a duplicate (`gateway_rejected`, reason `duplicate`) went through the first time: look it up the same way. Where the account has At-Most-Once Processing, pass the same value as `apiRequestKey`.',
   paypal: 'Send `PayPal-Request-Id` = UUIDv5(namespace, `{scope}:{key}`) (`paypalRequestId`) — a UUID, as PayPal expects, derived from the key with a namespace fixed for this service forever. Also set `invoice_id` (or `custom_id`) to the local key for lookups.',
   'bank-transfer': 'Put the derived `EndToEndId` (first 35 hex characters of SHA-256 of the key) on the instruction; it returns on every statement line and is the reconciliation handle. Few banks deduplicate on it, so the local store is the real guard.',
 };
@@ -21,12 +22,12 @@ const HOW: Record<Provider, string> = {
 export function providersSection(ctx: DesignContext): Section {
   const { plan } = ctx;
   const used = [...new Set([...plan.answers.paymentProviders, ...plan.actions.flatMap((a) => (a.action.provider ? [a.action.provider] : []))])];
-  // Every money-moving call found in the code, with its key verdict and fix (also Braintree, which the plan does not design for).
+  // Every money-moving call found in the code, with its key verdict and fix.
   const calls = providerCallsSection(ctx);
   const children = calls ? [calls] : [];
   if (used.length === 0) {
     return section('providers', '6. Payment provider coordination', [
-      para(txt`No payment provider is involved${calls ? ' in the protected actions' : ''}. One added later gets a key derived from the local key (Stripe and Adyen \`Idempotency-Key\`, PayPal \`PayPal-Request-Id\` = UUIDv5), and key expiry rises to its window (24 hours, 31 days, 45 days).`),
+      para(txt`No payment provider is involved${calls ? ' in the protected actions' : ''}. One added later gets a key derived from the local key (Stripe/Adyen \`Idempotency-Key\`, PayPal \`PayPal-Request-Id\`, Braintree \`orderId\`), and key expiry rises to its window (1 to 45 days).`),
     ], children);
   }
   const rows = used.map((provider) => {

@@ -6,6 +6,7 @@
 import { ADYEN_KEY_MAX_LENGTH, ADYEN_REFERENCE_MAX_LENGTH, STRIPE_KEY_MAX_LENGTH } from '@idempotency-builder/runtime/payments';
 import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 import { expectedFingerprint } from '../../design/plan/expected-fingerprint.js';
+import { BRAINTREE_ORDER_ID_MAX_LENGTH } from '../../design/plan/providers.js';
 import { sampleBodies } from '../../design/plan/samples.js';
 import { signatureOf } from '../typescript/core-files.js';
 import { CONTRACT, contractScripts, contractStatements, type ContractStatement } from './contract-source.js';
@@ -95,8 +96,9 @@ export function projectData(plan: Plan, placeholders: Record<'postgresql' | 'mys
     problems: CONTRACT.problems,
     actions,
     paypalNamespace: plan.paypalNamespace,
-    // The runtime's provider key limits (payments/provider-keys.ts), so every language fits keys alike.
-    providerKeyLimits: { stripe: STRIPE_KEY_MAX_LENGTH, adyenKey: ADYEN_KEY_MAX_LENGTH, adyenReference: ADYEN_REFERENCE_MAX_LENGTH },
+    // The runtime's provider key limits (payments/provider-keys.ts), so every language fits keys alike;
+    // Braintree's orderId limit is the builder's (the runtime has no Braintree derivation).
+    providerKeyLimits: { stripe: STRIPE_KEY_MAX_LENGTH, adyenKey: ADYEN_KEY_MAX_LENGTH, adyenReference: ADYEN_REFERENCE_MAX_LENGTH, braintreeOrderId: BRAINTREE_ORDER_ID_MAX_LENGTH },
     statements,
     scripts: store === 'redis' ? contractScripts() : {},
     sample: { action: target.action.name, body: same, otherBody: different, fingerprint: expectedFingerprint(target, same) },

@@ -5,6 +5,7 @@
 import type { Plan } from '../../design/plan/plan.js';
 import type { CodeFramework } from '../../design/plan/stack.js';
 import { isGraphqlMutation } from './graphql-file.js';
+import { pagesActions } from './next-pages-file.js';
 import { intentRule, isHttp } from './protect-file.js';
 
 export const ADAPTER_MODULE: Record<string, string> = {
@@ -51,7 +52,9 @@ function entries(actions: readonly string[], wrap: (action: string) => string): 
  */
 export function frameworkFile(plan: Plan, framework: CodeFramework): string | undefined {
   // A GraphQL mutation's route is the endpoint every operation shares: it is guarded in graphql.ts.
-  const actions = plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header' && !isGraphqlMutation(a)).map((a) => a.action.name);
+  // Next.js pages-router routes take Node's (req, res), not a Request: they are wrapped in next-pages.ts.
+  const pages = new Set(pagesActions(plan));
+  const actions = plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header' && !isGraphqlMutation(a) && !pages.has(a.action.name)).map((a) => a.action.name);
   if (actions.length === 0) return undefined;
   const union = actions.map((name) => JSON.stringify(name)).join(' | ');
   switch (framework) {

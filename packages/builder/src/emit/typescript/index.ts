@@ -1,6 +1,6 @@
 /**
  * The TypeScript artifacts: code on the idempotency-builder runtime for Express, Fastify, Hono,
- * NestJS or any Fetch-API framework, plus its test suite.
+ * NestJS, any Fetch-API framework or Next.js pages-router routes, plus its test suite.
  */
 import type { Artifact } from '../../design/model.js';
 import type { Plan } from '../../design/plan/plan.js';
@@ -9,6 +9,7 @@ import { engineFile, fingerprintsFile } from './core-files.js';
 import { frameworkFile } from './framework-files.js';
 import { graphqlFile } from './graphql-file.js';
 import { MONGO_UNTESTED, mongoStoreFile } from './mongo-store-file.js';
+import { nextPagesFile } from './next-pages-file.js';
 import { protectFile } from './protect-file.js';
 import { sagaFile } from './saga-file.js';
 import { testFile } from './test-file.js';
@@ -30,6 +31,10 @@ export function typescriptArtifacts(plan: Plan): Artifact[] {
   if (glue) {
     files.push({ path: `${plan.stack.framework}.ts`, language: 'typescript', content: glue, purpose: `Middleware/interceptor for ${plan.stack.frameworkName} on the runtime's adapter, one per protected route.` });
   }
+  const pages = nextPagesFile(plan);
+  if (pages) {
+    files.push({ path: 'next-pages.ts', language: 'typescript', content: pages, purpose: "Next.js pages-router API routes (pages/api): each handler wrapped as withIdempotency(action, scope, handler) on the runtime's HTTP adapter SDK, on the body Next parsed into req.body." });
+  }
   const protect = protectFile(plan);
   if (protect) {
     files.push({ path: `protect.ts`, language: 'typescript', content: protect, purpose: 'The lock-check-process-store flow for routes whose key is derived from the request content.' });
@@ -43,7 +48,7 @@ export function typescriptArtifacts(plan: Plan): Artifact[] {
   const sagas = sagaFile(plan);
   if (sagas) files.push({ path: 'sagas.ts', language: 'typescript', content: sagas, purpose: "Multi-step actions on the runtime's defineSaga: resume from the first incomplete step, compensate in reverse." });
   const providers = providerKeysFile(plan);
-  if (providers) files.push({ path: `provider-keys.ts`, language: 'typescript', content: providers, purpose: "This service's provider-key settings over the runtime's /payments derivation (PayPal namespace, bank-transfer ids)." });
+  if (providers) files.push({ path: `provider-keys.ts`, language: 'typescript', content: providers, purpose: "This service's provider-key settings over the runtime's /payments derivation (PayPal namespace, bank-transfer ids, Braintree order ids and their reconciliation lookup)." });
   files.push({ path: `cleanup.ts`, language: 'typescript', content: cleanupFile(), purpose: 'Cleanup job: purges expired records in batches.' });
   const testFramework = plan.stack.testFramework === 'jest' ? 'jest' : 'vitest';
   files.push({ path: 'idempotency.test.ts', language: 'typescript', content: testFile(plan, testFramework), purpose: `Test suite (${testFramework}) for the section 11 scenarios.` });

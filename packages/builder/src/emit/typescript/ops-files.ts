@@ -3,6 +3,7 @@
  * points (consumers/*, schedules, functions, payments), and the cleanup job.
  */
 import type { Plan } from '../../design/plan/plan.js';
+import { braintreeKeys } from './braintree-keys.js';
 
 type Worker = Plan['actions'][number];
 
@@ -204,16 +205,22 @@ export function bullmqScheduled<T>(action: ScheduledAction, job: Job<T>, overlap
 /**
  * `provider-keys.ts`, or undefined when the runtime's `/payments` functions suffice as they are.
  * Stripe and Adyen keys are imported from '@idempotency-builder/runtime/payments' directly; this
- * file only binds the service's PayPal namespace and derives bank-transfer ids (which the runtime
- * does not cover).
+ * file only binds the service's PayPal namespace, derives bank-transfer ids and Braintree order ids
+ * (which the runtime does not cover), and gives the runtime's `reconcile()` a Braintree lookup.
  * @example providerKeysFile(plan)?.includes('PAYPAL_NAMESPACE')
  */
 export function providerKeysFile(plan: Plan): string | undefined {
   const providers = new Set(plan.actions.flatMap((a) => (a.action.provider && a.action.kind !== 'webhook' ? [a.action.provider] : [])));
   for (const provider of plan.answers.paymentProviders) providers.add(provider);
-  if (!providers.has('paypal') && !providers.has('bank-transfer')) return undefined;
+  if (!providers.has('paypal') && !providers.has('bank-transfer') && !providers.has('braintree')) return undefined;
   const parts: string[] = [];
-  const runtimeImports = [...(providers.has('paypal') ? ['paypalRequestId as runtimePaypalRequestId'] : []), ...(providers.has('bank-transfer') ? ['intentMaterial'] : []), 'type IntentId'];
+  const runtimeImports = [
+    ...(providers.has('paypal') ? ['paypalRequestId as runtimePaypalRequestId'] : []),
+    ...(providers.has('braintree') ? ['fitProviderKey'] : []),
+    ...(providers.has('bank-transfer') || providers.has('braintree') ? ['intentMaterial'] : []),
+    'type IntentId',
+    ...(providers.has('braintree') ? ['type ProviderLookup'] : []),
+  ];
   parts.push(`// Provider keys come from the runtime (@idempotency-builder/runtime/payments): stripeIdempotencyKey,
 // adyenIdempotencyKey, adyenReference and paypalRequestId derive them from (scope, key[, step]), so
 // a retry never mints a fresh provider reference. This file only fixes what is this service's own.
@@ -229,6 +236,7 @@ export function paypalRequestId(intent: IntentId): string {
 }
 `);
   }
+  if (providers.has('braintree')) parts.push(braintreeKeys());
   if (providers.has('bank-transfer')) {
     parts.push(`/**
  * ISO 20022 EndToEndId (max 35 chars): the first 35 hex chars of SHA-256 of the runtime's intent

@@ -14,8 +14,11 @@ const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /\b\w*(PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\b[^;]*?\.(Create|Confirm|Capture)(Async)?\(|\b\w+\.(Create|Confirm|Capture)Async\([^;]*new RequestOptions/, key: /IdempotencyKey/, requires: /using Stripe/ },
   // `var service = new SessionService(); … await service.CreateAsync(options)`: the call on its own line.
   { kind: 'payment', value: 'stripe', pattern: /\b\w*[sS]ervice\.(Create|Confirm|Capture)(Async)?\((?![^;]*new RequestOptions)/, key: /IdempotencyKey/, requires: /new (PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\(/ },
-  // PayPal server SDK: the key is the input's PaypalRequestId, usually set where the input is built (not seen in the call).
+  // PayPal server SDK: the key is the input's PaypalRequestId, set where the input is built (key-carriers.ts reads it there).
   { kind: 'payment', value: 'paypal', pattern: /\b\w*[oO]rdersController\.(CreateOrder|CaptureOrder|AuthorizeOrder)(Async)?\(/, key: /PaypalRequestId|PayPal-Request-Id/i, requires: /PaypalServerSdk|PayPal/ },
+  // PayPalCheckoutSdk: a request object whose header is set before `client.Execute(request)` (`.PayPalRequestId(k)` or `Headers.Add("PayPal-Request-Id", k)`).
+  { kind: 'payment', value: 'paypal', pattern: /\bnew (Orders(?:Create|Capture|Authorize)|CapturesRefund|AuthorizationsCapture)Request\(/, key: /PayPalRequestId|PayPal-Request-Id/i, requires: /PayPalCheckoutSdk/, construction: true },
+  // Adyen: `new RequestOptions { IdempotencyKey = k }` (Adyen.Model) or `new RequestOptions().AddIdempotencyKey(k)` (Adyen.Core.Client).
   { kind: 'payment', value: 'adyen', pattern: /\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment|CancelAuthorisedPaymentByPspReference|RefundOrCancelPayment|UpdateAuthorisedAmount)(Async)?\(/, key: /IdempotencyKey/, requires: /using Adyen/ },
   { kind: 'consumer', value: 'rabbitmq', pattern: /\.BasicConsume(?:Async)?\(\s*(?:queue:\s*)?(?:"([^"]+)")?/, channel: 1 },
   { kind: 'consumer', value: 'other', pattern: /:\s*IConsumer<(\w+)>/, channel: 1 },

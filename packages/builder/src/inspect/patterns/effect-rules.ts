@@ -6,7 +6,8 @@
 import { formatLocation } from '../location.js';
 import { addEntry, appendArgument, fixSiteAt, KEY_PLACEHOLDER } from '../fix-site.js';
 import type { Broker, CallProvider, Database, FileFindings, PaymentCallFinding } from '../types.js';
-import { judgeKey, keyExpressionIn, operationOf } from '../provider-keys.js';
+import { judgeKey, keyExpressionAt, operationOf } from '../provider-keys.js';
+import { constantHeaderKey, constructedCarriers, functionStartBefore, keyCarriers, statementAt, type KeyCarrier } from './key-carriers.js';
 import { callText, matchesWithLines } from './line-patterns.js';
 
 export type EffectRule =
@@ -16,6 +17,8 @@ export type EffectRule =
     readonly fix?: { readonly argument: string } | { readonly entry: string; readonly unless?: RegExp };
     /** The match is a whole statement (an HTTP request builder): the key is looked for in it, not in one call's parentheses. */
     readonly statement?: boolean;
+    /** The match constructs a request object the code sets up, then executes (`new OrdersCaptureRequest(id)`): the key is looked for in its setters. */
+    readonly construction?: boolean;
     /** How the call is named: `requests POST /v2/checkout/orders/:id/capture` for REST, else the match. */
     readonly label?: (match: RegExpMatchArray) => string;
   }
@@ -82,13 +85,28 @@ export function restLabel(client: string, path: string): string {
 export const PAYPAL_REST_PATH = String.raw`\/v2\/checkout\/orders(?:\/[^"'\n]*?\/(?:capture|authorize))?|\/v2\/payments\/(?:authorizations\/[^"'\n]*?\/capture|captures\/[^"'\n]*?\/refund)|\/v1\/payments\/payouts`;
 export const STRIPE_REST_PATH = String.raw`\/v1\/(?:payment_intents|charges|refunds|payouts|transfers|checkout\/sessions)(?:\/[^"'\n]*?\/(?:confirm|capture|cancel))?`;
 
-/** The value a bare name was last given before `before` (`key = f"..."`, `key := ...`, `String key = ...`), with its offset. */
+/**
+ * The value a bare name (`key`, `$key`) was last given before `before` (`key = f"..."`, `key := ...`,
+ * `String key = ...`), with its offset: in the function around `before`, else a module- or
+ * class-level constant — never another function's local of the same name, as the TS scanner.
+ */
 function assignedBefore(text: string, name: string, before: number): { value: string; offset: number } | undefined {
-  const pattern = new RegExp(`(?:^|[\\s;(])(?:(?:final\\s+)?(?:var|val|let|const|String|string|\\w+)\\s+)?${name}\\s*(?::=|=(?!=))\\s*([^\\n;]+)`, 'g');
+  return assignedIn(text, name, functionStartBefore(text, before), before) ?? assignedIn(text, name, 0, before, true);
+}
+
+function assignedIn(text: string, name: string, from: number, before: number, constantsOnly = false): { value: string; offset: number } | undefined {
+  const escaped = name.replace(/\$/g, '\\$');
+  const pattern = new RegExp(`(?:^|[\\s;(])(?:(?:final\\s+)?(?:var|val|let|const|String|string|\\w+)\\s+)?${escaped}\\b\\s*(?::=|=(?![=>]))\\s*`, 'g');
   let found: { value: string; offset: number } | undefined;
-  for (const m of text.slice(0, before).matchAll(pattern)) {
-    const value = (m[1] ?? '').trim().replace(/[,)]\s*$/, '');
-    found = { value, offset: (m.index ?? 0) + m[0].indexOf(m[1] ?? '') };
+  for (const m of text.slice(from, before).matchAll(pattern)) {
+    const at = from + (m.index ?? 0);
+    const line = text.slice(text.lastIndexOf('\n', at) + 1, at + m[0].length);
+    // Outside the function: only a declaration at the top level or a constant (`static final`, `const`, `readonly`).
+    if (constantsOnly && !/^\S|\b(?:static\s+final|final\s+static|const|readonly)\b/.test(line)) continue;
+    const offset = at + m[0].length;
+    // The whole statement: a value may span lines (`$key = $this->helper->make(\n $request\n);`).
+    const value = statementAt(text, offset).trim().replace(/;$/, '').replace(/,\s*$/, '').trim();
+    found = { value, offset };
   }
   return found;
 }
@@ -105,22 +123,39 @@ function resolvedHeaders(text: string, call: string, before: number): { searched
   return start < 0 ? { searched: call, from: before } : { searched: `${call}\n${callText(text.replace(/\{/g, '(').replace(/\}/g, ')'), start)}`, from: start };
 }
 
+/** The first key expression among the call's own text and the statements that set up what it passes, with its offset. */
+function writtenKey(text: string, call: { searched: string; from: number }, carriers: readonly KeyCarrier[]): { written: string; offset: number } | undefined {
+  const own = keyExpressionAt(call.searched);
+  if (own) return { written: own.value, offset: text.indexOf(own.value, call.from) };
+  for (const carrier of carriers) {
+    const at = keyExpressionAt(carrier.text) ?? constantHeaderKey(text, carrier.text);
+    if (!at) continue;
+    // A helper's parameter stands for the argument the call gives it (`options(order.getId())`).
+    const bound = carrier.bindings?.get(at.value);
+    return bound ? { written: bound.text, offset: bound.offset } : { written: at.value, offset: carrier.offset + at.index };
+  }
+  return undefined;
+}
+
 /** One provider call found by a rule: its key, the key's verdict, and where the fix goes. */
 function paymentFinding(relPath: string, text: string, rule: PaymentRule, match: RegExpMatchArray, index: number, location: string, evidence: string): PaymentCallFinding {
   // From the call's own parenthesis: `new XService().CreateAsync(...)` has two.
   const open = index + Math.max(0, match[0].lastIndexOf('('));
   const call = rule.statement ? match[0] : callText(text, open);
-  const { searched, from } = resolvedHeaders(text, call, index);
-  const passes = rule.key.test(searched);
+  const own = resolvedHeaders(text, call, index);
+  // The key is often set on what the call passes, or on the request object the code builds, not in the call.
+  const carriers = rule.statement ? [] : rule.construction ? constructedCarriers(text, index) : keyCarriers(text, open, call);
+  const passes = rule.key.test(own.searched) || carriers.some((carrier) => rule.key.test(carrier.text) || constantHeaderKey(text, carrier.text) !== undefined);
   const name = rule.label ? rule.label(match) : evidence.replace(/\($/, '');
   const base = { provider: rule.value, call: name, location };
-  const written = passes ? keyExpressionIn(searched) : undefined;
-  if (!passes || !written) {
+  const key = passes ? writtenKey(text, own, carriers) : undefined;
+  if (!passes || !key) {
     const fix = passes ? undefined : missingKeyFix(relPath, text, rule, open, call);
     return { ...base, passesIdempotencyKey: passes, ...(fix ? { fix } : {}) };
   }
-  const assigned = /^[A-Za-z_]\w*$/.test(written) ? assignedBefore(text, written, index) : undefined;
-  const valueOffset = assigned?.offset ?? text.indexOf(written, from);
+  const { written } = key;
+  const assigned = /^\$?[A-Za-z_]\w*$/.test(written) ? assignedBefore(text, written, key.offset >= 0 ? key.offset : index) : undefined;
+  const valueOffset = assigned?.offset ?? key.offset;
   const value = assigned?.value ?? written;
   const verdict = judgeKey(value, operationOf(name));
   const keyLocation = valueOffset >= 0 ? fixSiteAt(relPath, text, valueOffset, 0, '')?.location : undefined;

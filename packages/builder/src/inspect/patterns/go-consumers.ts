@@ -7,14 +7,8 @@
  */
 import { formatLocation } from '../location.js';
 import type { ConsumerFinding, SchedulerFinding } from '../types.js';
-import { matchesWithLines } from './line-patterns.js';
-
-const AT_LEAST_ONCE = {
-  kafka: 'the offset is committed after the handler returns (or on an interval): a crash before the commit delivers the message again — at-least-once',
-  rabbitmq: 'with manual acks a crash before `Ack` delivers the message again; with `autoAck` true a crash loses it',
-  nats: 'core NATS delivers at most once (a crash loses the message); JetStream redelivers a message not acked within AckWait — at-least-once',
-  sqs: 'a message not deleted within the visibility timeout is delivered again — at-least-once',
-} as const;
+import { callText, matchesWithLines } from './line-patterns.js';
+import { AMQP_REDELIVERY, confluentRedelivery, kafkaGoRedelivery, NATS_REDELIVERY, SARAMA_REDELIVERY, SQS_REDELIVERY } from './go-redelivery.js';
 
 /** The function a handler argument names: `handleOrder`, `svc.HandleOrder` → HandleOrder; inline funcs have none. */
 function named(expr: string | undefined): string | undefined {
@@ -31,19 +25,25 @@ export function scanGoConsumers(relPath: string, text: string): ConsumerFinding[
   const at = (line: number): string => formatLocation(relPath, line);
   if (/segmentio\/kafka-go/.test(text)) {
     const readers = matchesWithLines(text, /\bkafka\.NewReader\(\s*kafka\.ReaderConfig\{(?:[^{}]|\{[^{}]*\})*?\bTopic:\s*(?:"([^"]+)"|([\w.]+))/g);
-    for (const { match, line } of readers) out.push({ broker: 'kafka', channel: match[1] ?? match[2] ?? '', location: at(line), evidence: 'kafka.NewReader', redelivery: AT_LEAST_ONCE.kafka });
+    for (const { match, line, index } of readers) {
+      out.push({ broker: 'kafka', channel: match[1] ?? match[2] ?? '', location: at(line), evidence: 'kafka.NewReader', redelivery: kafkaGoRedelivery(text, callText(text, index)) });
+    }
     // A reader built elsewhere: each read loop is one consumer.
-    if (readers.length === 0) for (const { line } of matchesWithLines(text, /\.(?:ReadMessage|FetchMessage)\(/g)) out.push({ broker: 'kafka', location: at(line), evidence: 'kafka-go reader', redelivery: AT_LEAST_ONCE.kafka });
+    if (readers.length === 0) {
+      for (const { match, line } of matchesWithLines(text, /\.(ReadMessage|FetchMessage)\(/g)) {
+        out.push({ broker: 'kafka', location: at(line), evidence: 'kafka-go reader', redelivery: kafkaGoRedelivery(text, undefined, match[1] === 'ReadMessage' ? 'ReadMessage' : 'FetchMessage') });
+      }
+    }
   }
   if (/IBM\/sarama|Shopify\/sarama/.test(text)) {
     const topics = /\.Consume\(\s*\w+\s*,\s*\[\]string\{\s*"([^"]+)"/.exec(text)?.[1];
     for (const { match, line } of matchesWithLines(text, /^func\s*\(\s*\w*\s*\*?(\w+)\)\s*ConsumeClaim\(/gm)) {
-      out.push({ broker: 'kafka', ...(topics ? { channel: topics } : {}), location: at(line), evidence: 'sarama ConsumeClaim', handler: match[1] ?? '', redelivery: AT_LEAST_ONCE.kafka });
+      out.push({ broker: 'kafka', ...(topics ? { channel: topics } : {}), location: at(line), evidence: 'sarama ConsumeClaim', handler: match[1] ?? '', redelivery: SARAMA_REDELIVERY });
     }
   }
   if (/confluent-kafka-go/.test(text)) {
     for (const { match, line } of matchesWithLines(text, /\.(?:SubscribeTopics\(\s*\[\]string\{\s*"([^"]+)"|Subscribe\(\s*"([^"]+)")/g)) {
-      out.push({ broker: 'kafka', channel: match[1] ?? match[2] ?? '', location: at(line), evidence: 'confluent-kafka-go Subscribe', redelivery: AT_LEAST_ONCE.kafka });
+      out.push({ broker: 'kafka', channel: match[1] ?? match[2] ?? '', location: at(line), evidence: 'confluent-kafka-go Subscribe', redelivery: confluentRedelivery(text) });
     }
   }
   if (/amqp091-go|streadway\/amqp/.test(text)) {
@@ -51,17 +51,17 @@ export function scanGoConsumers(relPath: string, text: string): ConsumerFinding[
     // `ch.Consume(queue, consumer, autoAck, …)`; a first argument `ctx` is another library's Consume (sarama).
     for (const { match, line } of matchesWithLines(text, /\.Consume\(\s*(?!ctx\b)(?:"([^"]+)"|([\w.]+))?/g)) {
       const channel = match[1] ?? (match[2] && declared ? declared : match[2]);
-      out.push({ broker: 'rabbitmq', ...(channel ? { channel } : {}), location: at(line), evidence: 'amqp Consume', redelivery: AT_LEAST_ONCE.rabbitmq });
+      out.push({ broker: 'rabbitmq', ...(channel ? { channel } : {}), location: at(line), evidence: 'amqp Consume', redelivery: AMQP_REDELIVERY });
     }
   }
   if (/nats\.go/.test(text)) {
     for (const { match, line } of matchesWithLines(text, /\.(Subscribe|QueueSubscribe|PullSubscribe|ChanSubscribe)\(\s*"([^"]+)"\s*,\s*(?:"[^"]*"\s*,\s*)?([^,)\n]+)?/g)) {
       const handler = match[1] === 'PullSubscribe' ? undefined : named(match[3]);
-      out.push({ broker: 'nats', channel: match[2] ?? '', location: at(line), evidence: `nats ${match[1] ?? ''}`, ...(handler ? { handler } : {}), redelivery: AT_LEAST_ONCE.nats });
+      out.push({ broker: 'nats', channel: match[2] ?? '', location: at(line), evidence: `nats ${match[1] ?? ''}`, ...(handler ? { handler } : {}), redelivery: NATS_REDELIVERY });
     }
   }
   if (/service\/sqs/.test(text)) {
-    for (const { line } of matchesWithLines(text, /\.ReceiveMessage\(/g)) out.push({ broker: 'sqs', location: at(line), evidence: 'sqs ReceiveMessage', redelivery: AT_LEAST_ONCE.sqs });
+    for (const { line } of matchesWithLines(text, /\.ReceiveMessage\(/g)) out.push({ broker: 'sqs', location: at(line), evidence: 'sqs ReceiveMessage', redelivery: SQS_REDELIVERY });
   }
   return out;
 }

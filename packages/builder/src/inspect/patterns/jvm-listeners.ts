@@ -8,24 +8,14 @@ import { formatLocation } from '../location.js';
 import type { Broker, ConsumerFinding, SchedulerFinding } from '../types.js';
 import { keyword, oneLine, splitArgs } from './python-args.js';
 import { callText, matchesWithLines, nextLineMatching } from './line-patterns.js';
+import { SPRING_AMQP_REDELIVERY, SPRING_JMS_REDELIVERY, SPRING_KAFKA_REDELIVERY, sqsRedelivery } from './jvm-redelivery.js';
 
-const LISTENERS: Record<string, { broker: Broker; attributes: readonly string[]; redelivery: string }> = {
-  Kafka: {
-    broker: 'kafka', attributes: ['topics', 'topicPattern'],
-    redelivery: 'Spring Kafka commits the offset after the listener returns (AckMode BATCH by default): a crash or a rebalance before the commit delivers the record again, and a listener that throws is re-run by the DefaultErrorHandler (10 attempts by default) — at-least-once',
-  },
-  Rabbit: {
-    broker: 'rabbitmq', attributes: ['queues', 'queuesToDeclare', 'bindings'],
-    redelivery: 'Spring AMQP acknowledges after the listener returns (AcknowledgeMode.AUTO): a crash before the ack delivers the message again, and a listener that throws has it requeued by default — at-least-once',
-  },
-  Jms: {
-    broker: 'other', attributes: ['destination'],
-    redelivery: 'the container acknowledges after the listener returns: a crash mid-listener delivers the message again (with `sessionTransacted`, so does a listener that throws) — at-least-once',
-  },
-  Sqs: {
-    broker: 'sqs', attributes: ['value', 'queueNames'],
-    redelivery: 'the message is deleted only after the listener succeeds: a crash, an error or a run longer than the visibility timeout delivers it again — at-least-once',
-  },
+const LISTENERS: Record<string, { broker: Broker; attributes: readonly string[]; redelivery?: string }> = {
+  Kafka: { broker: 'kafka', attributes: ['topics', 'topicPattern'], redelivery: SPRING_KAFKA_REDELIVERY },
+  Rabbit: { broker: 'rabbitmq', attributes: ['queues', 'queuesToDeclare', 'bindings'], redelivery: SPRING_AMQP_REDELIVERY },
+  Jms: { broker: 'other', attributes: ['destination'], redelivery: SPRING_JMS_REDELIVERY },
+  // The SQS text depends on the Spring Cloud AWS version, read from the file (sqsRedelivery).
+  Sqs: { broker: 'sqs', attributes: ['value', 'queueNames'] },
 };
 
 /** `"a"`, `{"a", "b"}`, `[A, B]`, `@Queue("x")` → the names as written, placeholders kept, constants resolved in the file. */
@@ -74,7 +64,7 @@ export function scanJvmListeners(relPath: string, text: string): ConsumerFinding
     const handler = annotated(text, line + endLine);
     out.push({
       broker: spec.broker, ...(channel ? { channel } : {}), location: formatLocation(relPath, line), evidence: oneLine(`${match[0]}${raw}`, 100),
-      ...(handler ? { handler } : {}), redelivery: spec.redelivery,
+      ...(handler ? { handler } : {}), redelivery: spec.redelivery ?? sqsRedelivery(text, raw),
     });
   }
   return out;
@@ -97,6 +87,16 @@ function scheduledText(args: readonly string[]): { schedule?: string; placeholde
 }
 
 /**
+ * ShedLock skips a run while another instance holds the lock; its README's caveats say when one
+ * slot still runs twice: a run longer than lockAtMostFor, or clocks further apart than
+ * lockAtLeastFor (0 unless set) and the run's own length.
+ */
+function shedLockNote(args: string): string {
+  const atLeast = /lockAtLeastFor/.test(args) ? 'lockAtLeastFor' : 'lockAtLeastFor (not set here)';
+  return `ShedLock \`@SchedulerLock(${oneLine(args, 60)})\` lets one instance at a time run it, the others skip; one slot still runs twice when a run outlasts lockAtMostFor or the instances’ clocks differ by more than ${atLeast} and the run’s own length`;
+}
+
+/**
  * `@Scheduled` methods and Quartz cron triggers of one file.
  * @example scanJvmSchedules('Cleanup.java', '@Scheduled(cron = "0 0 * * * *")\npublic void purge() {}')[0].handler // 'purge'
  */
@@ -107,7 +107,7 @@ export function scanJvmSchedules(relPath: string, text: string): SchedulerFindin
     const { schedule, placeholder } = scheduledText(args);
     const handler = annotated(text, line + endLine);
     const method = handler ? new RegExp(`(?:@SchedulerLock\\(([^)]*)\\)[\\s\\S]{0,200}?)\\b${handler}\\s*\\(`).exec(text.slice(index, index + 600)) : null;
-    const lock = method?.[1] !== undefined ? `ShedLock \`@SchedulerLock(${oneLine(method[1] ?? '', 60)})\` lets one instance run it per slot` : 'runs on every instance with scheduling enabled: N replicas run it N times per slot unless a lock (e.g. ShedLock) is added';
+    const lock = method?.[1] !== undefined ? shedLockNote(method[1] ?? '') : 'runs on every instance with scheduling enabled: N replicas run it N times per slot unless a lock (e.g. ShedLock) is added';
     const note = [placeholder ? `the schedule is set in configuration (\`${placeholder}\`)` : undefined, lock].filter(Boolean).join('; ');
     out.push({ mechanism: '@Scheduled', ...(schedule ? { schedule } : {}), location: formatLocation(relPath, line), ...(handler ? { handler } : {}), note });
   }

@@ -14,12 +14,16 @@ const MAPPING: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patc
 
 const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /\b(PaymentIntent|Charge|Refund|Payout|Transfer|Session|Subscription)\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/, fix: { argument: 'RequestOptions.builder().setIdempotencyKey({{KEY}}).build()' } },
-  { kind: 'payment', value: 'stripe', pattern: /\.(paymentIntents|charges|refunds|payouts|transfers)\(\)\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/, fix: { argument: 'RequestOptions.builder().setIdempotencyKey({{KEY}}).build()' } },
-  { kind: 'payment', value: 'adyen', pattern: /\b\w+\.(payments|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|cancelAuthorisedPayment|refundOrCancelPayment|updateAuthorisedAmount)\(/, key: /idempotencyKey|RequestOptions/, requires: /com\.adyen/ },
+  { kind: 'payment', value: 'stripe', pattern: /\.(paymentIntents|charges|refunds|payouts|transfers)\(\)\s*\.create\(/, key: /setIdempotencyKey/, requires: /com\.stripe/, label: (m) => `.${m[1] ?? ''}().create`, fix: { argument: 'RequestOptions.builder().setIdempotencyKey({{KEY}}).build()' } },
+  // Adyen: `RequestOptions` with `setIdempotencyKey(k)` / `.idempotencyKey(k)`, passed as the last argument.
+  { kind: 'payment', value: 'adyen', pattern: /\b\w+\.(payments|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|cancelAuthorisedPayment|refundOrCancelPayment|updateAuthorisedAmount)\(/, key: /idempotencyKey/i, requires: /com\.adyen/ },
   { kind: 'payment', value: 'braintree', pattern: /\.transaction\(\)\.(sale|refund|submitForSettlement|submitForPartialSettlement|credit)\(/, key: /apiRequestKey/, requires: /com\.braintreegateway/ },
   // PayPal REST through java.net.http: the whole request-builder statement carries the header.
   { kind: 'payment', value: 'paypal', pattern: /HttpRequest\.newBuilder\(\)[^;]*?(\/v2\/checkout\/orders|\/v2\/payments\/)[^;]*?\.POST\([^;]*;/, key: /PayPal-Request-Id/i, statement: true, label: (m) => `HttpClient POST ${/capture|authorize|refund/.exec(m[0].slice(m[0].indexOf('/v2/')))?.[0] ? `${m[1]}…/${/capture|authorize|refund/.exec(m[0].slice(m[0].indexOf('/v2/')))?.[0] ?? ''}` : m[1] ?? ''}` },
-  { kind: 'payment', value: 'paypal', pattern: /\b\w+\.(createOrder|captureOrder|authorizeOrder)\(|new Orders(Create|Capture)Request\(/, key: /paypalRequestId|PayPal-Request-Id/, requires: /com\.paypal/ },
+  // PayPal server SDK: `new CreateOrderInput.Builder(…).paypalRequestId(k).build()`, passed by name.
+  { kind: 'payment', value: 'paypal', pattern: /\b\w+\.(createOrder|captureOrder|authorizeOrder)\(|\b\w*OrdersController\(\)\s*\.(createOrder|captureOrder|authorizeOrder)\(/, key: /paypalRequestId|PayPal-Request-Id/i, requires: /com\.paypal/ },
+  // Checkout-Java-SDK: `new OrdersCaptureRequest(id).payPalRequestId(k)` or `request.header("PayPal-Request-Id", k)` before `client.execute(request)`.
+  { kind: 'payment', value: 'paypal', pattern: /\bnew (Orders(?:Create|Capture|Authorize)|CapturesRefund|AuthorizationsCapture)Request\(/, key: /paypalRequestId|PayPal-Request-Id/i, requires: /com\.paypal/, construction: true },
   { kind: 'database', value: 'postgresql', pattern: /jdbc:postgresql:/ },
   { kind: 'database', value: 'redis', pattern: /\b(RedisTemplate|StringRedisTemplate|JedisPool)\b/ },
 ];

@@ -9,7 +9,10 @@ import { matchesWithLines } from './line-patterns.js';
 
 const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /->(paymentIntents|charges|refunds|payouts|transfers)->(create|confirm|capture)\(|\\?Stripe\\(PaymentIntent|Charge|Refund)::create\(/, key: /idempotency_key/ },
+  // PayPal server SDK: `'paypalRequestId' => k` in the options array, usually built in a variable before the call.
   { kind: 'payment', value: 'paypal', pattern: /->(createOrder|captureOrder|authorizeOrder)\(/, key: /paypalRequestId|PayPal-Request-Id/i, requires: /PaypalServerSdk/ },
+  // PayPalCheckoutSdk: `$request->payPalRequestId(k)` or `$request->headers["PayPal-Request-Id"] = k` before `$client->execute($request)`.
+  { kind: 'payment', value: 'paypal', pattern: /\bnew (Orders(?:Create|Capture|Authorize)|CapturesRefund|AuthorizationsCapture)Request\(/, key: /payPalRequestId|PayPal-Request-Id/i, requires: /PayPalCheckoutSdk/, construction: true },
   { kind: 'payment', value: 'adyen', pattern: /->(payments|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|refundOrCancelPayment|updateAuthorisedAmount)\(/, key: /idempotencyKey|Idempotency-Key/, requires: /Adyen\\/ },
   { kind: 'consumer', value: 'rabbitmq', pattern: /->basic_consume\(\s*(?:["']([^"']+)["'])?/, channel: 1 },
   { kind: 'scheduler', value: 'laravel scheduler', pattern: /\$schedule->(?:command|job|call)\([^;]*?->(\w+\([^)]*\))/, schedule: 1 },

@@ -1,8 +1,11 @@
 /**
  * Python GraphQL mutations as entry points, by pattern: graphene `Mutation` subclasses (`class
  * Arguments`/`class Input` + `mutate`), exposed where a `Mutation` ObjectType registers them
- * (`create_order = CreateOrder.Field()`, possibly in another file); strawberry `@strawberry.mutation`
- * methods; ariadne `MutationType().field("x")`. Also input shapes (graphene `InputObjectType`,
+ * (`create_order = CreateOrder.Field()`, possibly in another file), or root fields with a resolver
+ * (`create_order = graphene.Field(Order, sku=graphene.String())` + `def resolve_create_order`);
+ * graphene-django form and serializer mutations (their input is the form's or serializer's fields,
+ * django-input-fields.ts); strawberry `@strawberry.mutation` methods; ariadne
+ * `MutationType().field("x")`. Also input shapes (graphene `InputObjectType`,
  * `@strawberry.input`) and where the server answers (Django/Flask `GraphQLView`, strawberry
  * `GraphQLRouter`, ASGI `GraphQL(schema)` mounts). Queries are reads and never reported.
  */
@@ -10,7 +13,9 @@ import { GRAPHENE_SCOPE, emptyGraphqlFacts, schemaName, type GraphqlFacts } from
 import { formatLocation } from '../location.js';
 import type { MountFact, RouteFacts } from '../route-graph.js';
 import type { EndpointFinding, Framework } from '../types.js';
-import { indentBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
+import { argsOf, keyword, splitArgs, stringLiteral } from './python-args.js';
+import { djangoClasses, type DjangoClass } from './python-django-classes.js';
+import { callText, indentBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
 
 export interface PythonGraphql {
   readonly endpoints: EndpointFinding[];
@@ -35,7 +40,7 @@ function defSpan(text: string, line: number): { start: number; end: number } {
   return { start: line, end: indentBlockEnd(text, line) };
 }
 
-function finding(relPath: string, spec: { line: number; handler: string; operation: string; fields: string[]; bodyType?: string; span: { start: number; end: number }; framework: Framework; scope?: string }): EndpointFinding {
+function finding(relPath: string, spec: { line: number; handler: string; operation: string; fields: string[]; bodyType?: string; span?: { start: number; end: number }; framework: Framework; scope?: string }): EndpointFinding {
   return {
     method: 'POST',
     route: '',
@@ -45,36 +50,105 @@ function finding(relPath: string, spec: { line: number; handler: string; operati
     bodyFields: [...new Set(spec.fields)],
     ...(spec.bodyType ? { bodyType: spec.bodyType } : {}),
     webhook: false,
-    span: spec.span,
+    ...(spec.span ? { span: spec.span } : {}),
     ...(spec.scope ? { scope: spec.scope } : {}),
     operation: `mutation ${spec.operation}`,
   };
 }
 
-/** `name = graphene.String(required=True)` / `input = OrderInput(required=True)` / `x = graphene.Argument(OrderInput)`: scalars as fields, an input object as the body type. */
-function grapheneArguments(block: string): { fields: string[]; bodyType?: string } {
-  const fields: string[] = [];
-  let bodyType: string | undefined;
-  for (const m of block.matchAll(/^[ \t]+(\w+)\s*=\s*(?:graphene\.)?(\w+)\(\s*(?:(?:graphene\.)?(\w+))?/gm)) {
-    const [, name = '', type = '', inner = ''] = m;
-    const objectType = type === 'Argument' || type === 'NonNull' ? inner : type;
-    if (objectType && /^[A-Z]/.test(objectType) && !SCALAR.test(objectType)) bodyType ??= objectType;
-    else fields.push(name);
-  }
-  return { fields, ...(bodyType ? { bodyType } : {}) };
+/** One argument: a scalar is a field; an input object (`OrderInput(required=True)`, `graphene.Argument(OrderInput)`) is the body type. */
+function classifyArgument(name: string, value: string, into: { fields: string[]; bodyType?: string }): void {
+  const m = /^(?:graphene\.)?(\w+)\(\s*(?:(?:graphene\.)?(\w+))?/.exec(value.trim());
+  if (!m) return;
+  const [, type = '', inner = ''] = m;
+  const objectType = type === 'Argument' || type === 'NonNull' ? inner : type;
+  if (objectType && /^[A-Z]/.test(objectType) && !SCALAR.test(objectType)) into.bodyType ??= objectType;
+  else into.fields.push(name);
 }
 
-function grapheneMutations(relPath: string, text: string, framework: Framework, out: PythonGraphql): void {
-  for (const { match, line } of matchesWithLines(text, /^class (\w+)\(([^)]*)\):/gm)) {
+/** `name = graphene.String(required=True)` / `input = OrderInput(required=True)` / `x = graphene.Argument(OrderInput)`: scalars as fields, an input object as the body type. */
+function grapheneArguments(block: string): { fields: string[]; bodyType?: string } {
+  const out: { fields: string[]; bodyType?: string } = { fields: [] };
+  for (const m of block.matchAll(/^[ \t]+(\w+)\s*=\s*((?:graphene\.)?\w+\([^\n]*)/gm)) classifyArgument(m[1] ?? '', m[2] ?? '', out);
+  return out;
+}
+
+/** Keywords of `graphene.Field(...)` that configure the field rather than declare an argument. */
+const FIELD_OPTIONS = /^(args|resolver|source|deprecation_reason|name|description|required|default_value)$/;
+const ROOT_FIELD = /^(Field|List|NonNull|String|Int|Float|Boolean|ID|UUID|Decimal|DateTime|Date|Time|JSONString)$/;
+
+/**
+ * Root fields of a `Mutation` type that resolve themselves: `pay = graphene.Field(Payment,
+ * order_id=graphene.ID())` with `def resolve_pay(root, info, order_id)` (or `resolver=`). Every
+ * field of the Mutation type is a mutation; one without a resolver does nothing and is not reported.
+ */
+function rootResolverFields(relPath: string, text: string, classLine: number, end: number, framework: Framework, out: PythonGraphql): void {
+  const block = sliceLines(text, classLine + 1, end);
+  const indent = /^([ \t]+)\S/m.exec(block)?.[1];
+  if (!indent) return;
+  for (const { match, index, line } of matchesWithLines(block, new RegExp(`^${indent}(\\w+)\\s*=\\s*(?:graphene\\.)?(\\w+)\\(`, 'gm'))) {
+    const [, name = '', type = ''] = match;
+    if (!ROOT_FIELD.test(type)) continue;
+    const args = argsOf(callText(block, index));
+    const resolver = keyword(args, 'resolver');
+    const defName = resolver && /^\w+$/.test(resolver) ? resolver : `resolve_${name}`;
+    // The class's own `resolve_x`; a `resolver=` function may be anywhere in the file.
+    const defPattern = new RegExp(`^[ \\t]*(?:async\\s+)?def ${defName}\\(`, 'm');
+    const own = resolver ? undefined : matchesWithLines(block, defPattern)[0];
+    const defLine = own ? classLine + own.line : matchesWithLines(text, defPattern)[0]?.line;
+    if (defLine === undefined || (!resolver && !own)) continue;
+    const declared: { fields: string[]; bodyType?: string } = { fields: [] };
+    for (const arg of args) {
+      const kw = /^(\w+)\s*=(?!=)\s*([\s\S]*)$/.exec(arg);
+      if (kw && !FIELD_OPTIONS.test(kw[1] ?? '')) classifyArgument(kw[1] ?? '', kw[2] ?? '', declared);
+    }
+    // `args={"order_id": graphene.ID()}`
+    const dict = keyword(args, 'args');
+    if (dict?.startsWith('{')) {
+      for (const entry of splitArgs(dict.slice(1, -1))) {
+        const kv = /^["'](\w+)["']\s*:\s*([\s\S]+)$/.exec(entry);
+        if (kv) classifyArgument(kv[1] ?? '', kv[2] ?? '', declared);
+      }
+    }
+    const operation = stringLiteral(keyword(args, 'name')) ?? schemaName(name);
+    out.endpoints.push(finding(relPath, {
+      line: classLine + line, handler: defName, operation, fields: declared.fields,
+      ...(declared.bodyType ? { bodyType: declared.bodyType } : {}), span: defSpan(text, defLine), framework,
+    }));
+  }
+}
+
+/** `class Meta: form_class = UserForm` / `serializer_class = …` of a graphene-django mutation: its input comes from there. */
+function formInput(cls: DjangoClass | undefined, bases: string, location: string, out: PythonGraphql): void {
+  const meta = cls?.meta;
+  const form = meta?.refs.get('form_class');
+  const serializer = meta?.refs.get('serializer_class');
+  const ref = form ?? serializer;
+  if (!cls || !meta || !ref) return;
+  const only = meta.lists.get('only_fields');
+  const exclude = meta.lists.get('exclude_fields');
+  const lookupField = meta.strings.get('lookup_field');
+  out.facts.formInputs.push({
+    type: cls.name, location, source: form ? 'form' : 'serializer', ref,
+    ...(only ? { only } : {}), ...(exclude ? { exclude } : {}), ...(lookupField ? { lookupField } : {}),
+    ...(form && /\bDjangoModelFormMutation\b/.test(bases) ? { addsId: true } : {}),
+  });
+}
+
+function grapheneMutations(relPath: string, text: string, framework: Framework, classes: readonly DjangoClass[], out: PythonGraphql): void {
+  for (const { match, line } of matchesWithLines(text, /^class (\w+)(?:\(([^)]*)\))?\s*:/gm)) {
     const [, name = '', bases = ''] = match;
     const end = indentBlockEnd(text, line);
     const body = sliceLines(text, line + 1, end);
-    if (/\bObjectType\b/.test(bases) && /Mutation/.test(name)) {
-      // A Mutation type: each `field = SomeMutation.Field()` exposes that class under the field's name.
+    // A Mutation type, or a mixin of one (`class Mutation:` combined into the root type elsewhere).
+    if (/Mutation/.test(name) && (/\b(?:ObjectType|AbstractType)\b/.test(bases) || /^\s*(?:object)?\s*$/.test(bases))) {
+      // Each `field = SomeMutation.Field()` exposes that class under the field's name.
       for (const field of matchesWithLines(body, /^[ \t]+(\w+)\s*=\s*([\w.]+)\.Field\(/gm)) {
         const type = (field.match[2] ?? '').split('.').pop() ?? '';
+        if (/^(graphene|relay)(\.|$)/.test(field.match[2] ?? '')) continue;
         out.facts.registrations.push({ type, field: field.match[1] ?? '', location: formatLocation(relPath, line + field.line) });
       }
+      rootResolverFields(relPath, text, line, end, framework, out);
       continue;
     }
     if (/\bInputObjectType\b/.test(bases)) {
@@ -86,13 +160,20 @@ function grapheneMutations(relPath: string, text: string, framework: Framework, 
     const args = /^([ \t]+)class (?:Arguments|Input):[ \t]*$/m.exec(body);
     const argsLine = args ? line + 1 + body.slice(0, args.index).split('\n').length - 1 : undefined;
     const declared = argsLine ? grapheneArguments(sliceLines(text, argsLine + 1, indentBlockEnd(text, argsLine))) : { fields: [] as string[] };
-    // DjangoModelFormMutation / SerializerMutation: the form or serializer is the input.
-    const meta = /(?:serializer_class|form_class)\s*=\s*(\w+)/.exec(body)?.[1];
-    const bodyType = declared.bodyType ?? meta;
+    // DjangoFormMutation / DjangoModelFormMutation / SerializerMutation: the form or serializer is the
+    // input, resolved once every file is read (its Meta and read-only fields too, which a body shape
+    // of the serializer's declared fields would not honour).
+    const location = formatLocation(relPath, line);
+    formInput(classes.find((c) => c.location === location), bases, location, out);
+    const bodyType = declared.bodyType;
     const mutate = nextLineMatching(text, line, /^[ \t]+def (mutate|mutate_and_get_payload|perform_mutate)\(/, end - line + 1);
+    // A form or serializer mutation that overrides nothing saves in the library (`form.save()`,
+    // `serializer.save()`): no span of its own, so its cost is read as a write defined elsewhere.
+    const inLibrary = !mutate && out.facts.formInputs.some((f) => f.location === location);
+    const span = mutate ? defSpan(text, mutate.line) : inLibrary ? undefined : { start: line, end };
     out.endpoints.push(finding(relPath, {
       line, handler: name, operation: schemaName(name.charAt(0).toLowerCase() + name.slice(1)), fields: declared.fields,
-      ...(bodyType ? { bodyType } : {}), span: mutate ? defSpan(text, mutate.line) : { start: line, end }, framework, scope: `${GRAPHENE_SCOPE}${name}`,
+      ...(bodyType ? { bodyType } : {}), ...(span ? { span } : {}), framework, scope: `${GRAPHENE_SCOPE}${name}`,
     }));
   }
 }
@@ -232,9 +313,12 @@ function servers(relPath: string, text: string, out: PythonGraphql): void {
  */
 export function scanPythonGraphql(relPath: string, text: string): PythonGraphql {
   const out: PythonGraphql = { endpoints: [], shapes: new Map(), facts: emptyGraphqlFacts(), mounts: [] };
+  // Forms, models and serializers: any Django file may declare what a form or serializer mutation reads.
+  const classes = /\b(?:django|rest_framework|graphene)\b/.test(text) && !/(^|\/)migrations\//.test(relPath) ? djangoClasses(relPath, text) : [];
+  out.facts.djangoClasses.push(...classes);
   if (!/graphene|strawberry|ariadne|GraphQL/.test(text)) return out;
   const framework = frameworkOf(text);
-  grapheneMutations(relPath, text, framework, out);
+  grapheneMutations(relPath, text, framework, classes, out);
   strawberryMutations(relPath, text, framework, out);
   ariadneMutations(relPath, text, framework, out);
   servers(relPath, text, out);
@@ -264,6 +348,7 @@ export function withoutTransports(endpoints: readonly EndpointFinding[], text: s
  * @example pythonGraphqlFacts(pythonRouteFacts(relPath, text), scanPythonGraphql(relPath, text)).graphql
  */
 export function pythonGraphqlFacts(facts: RouteFacts, graphql: PythonGraphql): RouteFacts {
-  if (graphql.facts.endpoints.length + graphql.facts.registrations.length === 0) return facts;
+  const { endpoints, registrations, djangoClasses: classes, formInputs } = graphql.facts;
+  if (endpoints.length + registrations.length + classes.length + formInputs.length === 0) return facts;
   return { ...facts, mounts: [...facts.mounts, ...graphql.mounts], graphql: graphql.facts };
 }

@@ -1,8 +1,9 @@
 /**
  * Python by reliable patterns: FastAPI/Flask route decorators (with APIRouter/Blueprint prefixes),
- * Django REST `@api_view` and class-based view methods, Pydantic models as body shapes, payment SDK
- * calls, consumers (pika, aio-pika, Kafka, NATS, SQS; Celery tasks in python-celery.ts), schedules
- * (Celery beat, APScheduler, schedule: python-schedules.ts), clients.
+ * Django REST `@api_view` and class-based view methods (urls.py in python-django-urls.ts), Pydantic
+ * models as body shapes, payment SDK calls, consumers (pika, aio-pika, Kafka, NATS, SQS; Celery
+ * tasks in python-celery.ts), schedules (Celery beat, APScheduler, schedule: python-schedules.ts),
+ * clients.
  */
 import { formatLocation } from '../location.js';
 import { emptyRouteFacts, type ModuleRef, type RouteFacts } from '../route-graph.js';
@@ -10,6 +11,7 @@ import { emptyFindings, type EndpointFinding, type Framework, type MutatingMetho
 import { applyEffectRules, PAYPAL_REST_PATH, restLabel, STRIPE_REST_PATH, type EffectRule } from './effect-rules.js';
 import { pythonGraphqlFacts, scanPythonGraphql, withoutTransports } from './python-graphql.js';
 import { celerySettings, scanCeleryTasks } from './python-celery.js';
+import { djangoUrlFacts } from './python-django-urls.js';
 import { scanPythonSchedules } from './python-schedules.js';
 import { indentBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
 
@@ -24,7 +26,10 @@ const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'braintree', pattern: /\bbraintree\.Transaction\.(sale|refund|submit_for_settlement|submit_for_partial_settlement|credit)\(|\b\w+\.transaction\.(sale|refund|submit_for_settlement|submit_for_partial_settlement|credit)\(/, key: /api_request_key/, requires: /import braintree|from braintree/, fix: { entry: '"order_id": {{KEY}}', unless: /order_id/ } },
   { kind: 'payment', value: 'paypal', pattern: new RegExp(String.raw`\b(requests|httpx|session|client|http)\.post\(\s*f?(["'])[^"'\n]*?(${PAYPAL_REST_PATH})\2`), key: /PayPal-Request-Id/i, label: (m) => restLabel(m[1] ?? 'requests', m[3] ?? '') },
   { kind: 'payment', value: 'stripe', pattern: new RegExp(String.raw`\b(requests|httpx|session|client|http)\.post\(\s*f?(["'])[^"'\n]*?api\.stripe\.com(${STRIPE_REST_PATH})\2`), key: /Idempotency-Key/i, label: (m) => restLabel(m[1] ?? 'requests', m[3] ?? '') },
-  { kind: 'payment', value: 'paypal', pattern: /\b(orders_controller|orders)\.(create_order|capture_order|authorize_order)\(|\bOrders(Create|Capture)Request\(|paypalrestsdk\.Payment\(/, key: /pay_pal_request_id|paypal_request_id|PayPal-Request-Id/, requires: /paypal/i },
+  // PayPal server SDK: `"paypal_request_id": k` in the options dict, often built in a variable before the call.
+  { kind: 'payment', value: 'paypal', pattern: /\b(orders_controller|orders)\.(create_order|capture_order|authorize_order)\(|paypalrestsdk\.Payment\(/, key: /pay_pal_request_id|paypal_request_id|PayPal-Request-Id/i, requires: /paypal/i },
+  // paypalcheckoutsdk: `request.pay_pal_request_id(k)` or `request.headers["PayPal-Request-Id"] = k` before `client.execute(request)`.
+  { kind: 'payment', value: 'paypal', pattern: /\b(Orders(?:Create|Capture|Authorize)|CapturesRefund|AuthorizationsCapture)Request\(/, key: /pay_pal_request_id|PayPal-Request-Id/i, requires: /paypal/i, construction: true },
   { kind: 'consumer', value: 'rabbitmq', pattern: /\.basic_consume\(\s*(?:queue\s*=\s*)?(?:["']([\w.-]+))?/, channel: 1 },
   { kind: 'consumer', value: 'rabbitmq', pattern: /\bawait\s+\w+\.consume\(|\basync with \w+\.iterator\(/, requires: /aio_pika/ },
   { kind: 'consumer', value: 'kafka', pattern: /\b(?:AIO)?KafkaConsumer\(\s*["']([^"']+)/, channel: 1 },
@@ -158,10 +163,15 @@ function scanRoutes(relPath: string, text: string, out: EndpointFinding[]): void
   for (const { match, line } of matchesWithLines(text, /^class (\w+)\([^)]*(?:APIView|View|ViewSet|GenericAPIView|Mixin)[^)]*\):/gm)) {
     const body = sliceLines(text, line, indentBlockEnd(text, line));
     const scope = `django:view:${match[1] ?? ''}`;
+    // A router's detail routes carry the view's lookup (`lookup_field = "slug"` → `{slug}`), `pk` by default.
+    const lookup = `/{${/^[ \t]+lookup_url_kwarg\s*=\s*["'](\w+)/m.exec(body)?.[1] ?? /^[ \t]+lookup_field\s*=\s*["'](\w+)/m.exec(body)?.[1] ?? 'pk'}}`;
     for (const method of matchesWithLines(body, /^[ \t]+def (post|put|patch|delete|create|update|partial_update|destroy)\(self/gm)) {
       const name = method.match[1] ?? '';
       const upper = METHOD[name] ?? VIEWSET[name];
-      const detail = name === 'update' || name === 'partial_update' || name === 'destroy' ? '/{pk}' : '';
+      // A router adds the lookup to a ViewSet's detail actions; a generic view (`DestroyAPIView`) routed
+      // by `as_view()` has its whole path, parameters included, in urls.py.
+      const viewSet = /ViewSet/.test(match[0]);
+      const detail = viewSet && (name === 'update' || name === 'partial_update' || name === 'destroy') ? lookup : '';
       if (upper) out.push({ ...endpoint(text, relPath, { method: upper, route: detail, framework: 'django', line: line + method.line - 1 }), scope });
     }
     // DRF extra actions: `@action(detail=True, methods=["post"])` above `def refund(self, …)`.
@@ -169,32 +179,12 @@ function scanRoutes(relPath: string, text: string, out: EndpointFinding[]): void
       const def = nextLineMatching(body, action.line, /def (\w+)\(/, 4);
       const methods = /methods\s*=\s*\[([^\]]*)\]/.exec(action.match[1] ?? '')?.[1] ?? '';
       const path = /url_path\s*=\s*["']([^"']+)/.exec(action.match[1] ?? '')?.[1] ?? def?.match[1] ?? '';
-      const detail = /detail\s*=\s*True/.test(action.match[1] ?? '') ? '/{pk}' : '';
+      const detail = /detail\s*=\s*True/.test(action.match[1] ?? '') ? lookup : '';
       for (const m of methods.match(/\w+/g) ?? []) {
         const upper = METHOD[m.toLowerCase()];
         if (upper) out.push({ ...endpoint(text, relPath, { method: upper, route: `${detail}/${path}`, framework: 'django', line: line + action.line - 1 }), scope });
       }
     }
-  }
-}
-
-/** Django `urls.py`: `path("x/", views.f)`, `path("api/", include("shop.urls"))`, DRF `router.register("x", ViewSet)`. */
-function djangoUrlFacts(relPath: string, text: string, facts: RouteFacts): void {
-  if (!/urlpatterns|\.register\(/.test(text)) return;
-  const self = `${relPath}#@urls`;
-  for (const { match, line } of matchesWithLines(text, /\b(?:re_)?path\(\s*r?["']([^"']*)["']\s*,\s*([\w.]+)(?:\.as_view\(\))?/g)) {
-    const route = (match[1] ?? '').replace(/^\^|\$$/g, '');
-    const target = match[2] ?? '';
-    if (target === 'include') continue;
-    facts.mounts.push({ parent: self, child: `django:view:${target.slice(target.lastIndexOf('.') + 1)}`, prefix: route, location: formatLocation(relPath, line) });
-  }
-  for (const { match, line } of matchesWithLines(text, /\b(?:re_)?path\(\s*r?["']([^"']*)["']\s*,\s*include\(\s*["']([\w.]+)["']/g)) {
-    const module = (match[2] ?? '').replace(/\./g, '/');
-    facts.mounts.push({ parent: self, child: { modules: [`${module}.py`, `${module}/__init__.py`], name: '@urls' }, prefix: (match[1] ?? '').replace(/^\^|\$$/g, ''), location: formatLocation(relPath, line) });
-  }
-  for (const { match, line } of matchesWithLines(text, /\.register\(\s*r?["']([^"']*)["']\s*,\s*([\w.]+)/g)) {
-    const target = match[2] ?? '';
-    facts.mounts.push({ parent: self, child: `django:view:${target.slice(target.lastIndexOf('.') + 1)}`, prefix: match[1] ?? '', location: formatLocation(relPath, line) });
   }
 }
 
@@ -245,16 +235,32 @@ function pythonRouteFacts(relPath: string, text: string): RouteFacts {
  * @example scanPython('app/main.py', 'app = FastAPI()\n@app.post("/payments")\nasync def pay(p: PaymentIn): ...').findings.endpoints
  */
 export function scanPython(relPath: string, text: string): ScanResult {
+  return scanPythonFile(relPath, text, true);
+}
+
+/**
+ * A file the pre-filter found no finding literal in (python-prefilter.ts): only what other files'
+ * findings depend on — shapes, imports and mounts, GraphQL facts and endpoints, settings. The same
+ * result as `scanPython` for such a file, without the route, provider, task and schedule scanners.
+ * @example scanPythonFacts('shop/models.py', 'class Order(BaseModel):\n    total: int\n').shapes.get('Order') // ['total']
+ */
+export function scanPythonFacts(relPath: string, text: string): ScanResult {
+  return scanPythonFile(relPath, text, false);
+}
+
+function scanPythonFile(relPath: string, text: string, findAll: boolean): ScanResult {
   const findings = emptyFindings();
   const shapes = pythonShapes(text);
   if (/(^|\/)(tests?|conftest)\b|(^|\/)test_[^/]*\.py$|_test\.py$/.test(relPath)) return { findings, shapes };
-  scanRoutes(relPath, text, findings.endpoints);
+  if (findAll) scanRoutes(relPath, text, findings.endpoints);
   const graphql = scanPythonGraphql(relPath, text);
   for (const [name, fields] of graphql.shapes) if (!shapes.has(name)) shapes.set(name, fields);
   findings.endpoints = [...withoutTransports(findings.endpoints, text, graphql), ...graphql.endpoints];
-  applyEffectRules(relPath, text, RULES, findings);
-  findings.consumers.push(...scanCeleryTasks(relPath, text));
-  findings.schedulers.push(...scanPythonSchedules(relPath, text));
+  if (findAll) {
+    applyEffectRules(relPath, text, RULES, findings);
+    findings.consumers.push(...scanCeleryTasks(relPath, text));
+    findings.schedulers.push(...scanPythonSchedules(relPath, text));
+  }
   const settings = celerySettings(relPath, text);
   return { findings, shapes, routeFacts: pythonGraphqlFacts(pythonRouteFacts(relPath, text), graphql), ...(settings.length > 0 ? { settings } : {}) };
 }

@@ -22,17 +22,33 @@ function classBody(lines: readonly string[], start: number): string {
   return lines.slice(start - 1, end < 0 ? undefined : end).join('\n');
 }
 
+/**
+ * Sidekiq's JobRetry: `retry: false` discards a failing job (no retry, no Dead set), `retry: 0`
+ * sends it straight to the Dead set, otherwise 25 retries (about three weeks) then the Dead set.
+ * BasicFetch removes a job from Redis when it fetches it: a job still running at the end of the
+ * shutdown timeout (25 s) is pushed back, one in a process that dies is lost (Pro's super_fetch
+ * recovers it).
+ */
 function sidekiqRedelivery(body: string, location: string): string {
   const retry = /sidekiq_options[^\n]*\bretry:\s*(false|0|\d+)/.exec(body)?.[1];
-  const retries = retry === 'false' || retry === '0'
-    ? `retries are off (\`retry: ${retry}\`, ${location}), so an error loses the job`
-    : `a job that raises is retried${retry ? ` up to ${retry} times (\`retry: ${retry}\`)` : ' (25 times over about three weeks by default)'}, re-running \`perform\` from the start`;
-  return `${retries}; a job still running when Sidekiq shuts down is pushed back to Redis and runs again, and one killed outright is lost unless reliable fetch (Sidekiq Pro) re-runs it — side effects before the failure repeat`;
+  const retries = retry === 'false'
+    ? `retries are off (\`retry: false\`, ${location}): a job that raises is discarded — not retried, not kept in the Dead set`
+    : retry === '0'
+      ? `retries are off (\`retry: 0\`, ${location}): a job that raises goes straight to the Dead set, re-run only by hand`
+      : `a job that raises is retried${retry ? ` up to ${retry} times (\`retry: ${retry}\`)` : ' (25 times over about three weeks by default)'}, re-running \`perform\` from the start, then moved to the Dead set`;
+  return `${retries}; a job still running when the shutdown timeout (25 s by default) ends is pushed back to Redis and runs again, and one whose process dies is lost unless reliable fetch (Sidekiq Pro) re-runs it — side effects before the failure repeat`;
 }
 
+/** ActiveJob's `retry_on` defaults to 5 attempts, then re-raises to the queue adapter (Sidekiq retries it again). */
 function activeJobRedelivery(body: string): string {
-  const retryOn = /^\s*retry_on\s+([^\n]+)/m.exec(body)?.[1];
-  const retried = retryOn ? `\`retry_on ${retryOn.trim()}\` re-runs \`perform\` from the start after those errors` : 'no `retry_on`: an error is retried only if the queue adapter does so (Sidekiq does, by default)';
+  const retryOn = /^\s*retry_on((?:\s+|\()[^\n]+)/m.exec(body)?.[1];
+  // With a block, the block decides after the last attempt; without one the error goes to the adapter.
+  const after = retryOn && /\bdo\b|\{\s*\|/.test(retryOn) ? 'then calls its block' : 'then hands the error to the queue adapter, which may retry again (Sidekiq does, by default)';
+  const attempts = retryOn ? /\battempts:\s*(\d+|:unlimited)/.exec(retryOn)?.[1] : undefined;
+  const count = attempts === ':unlimited' ? 'without limit' : attempts ? `${attempts} attempts` : '5 attempts, the default';
+  const retried = retryOn
+    ? `\`retry_on${retryOn.startsWith('(') ? '' : ' '}${retryOn.trim()}\` re-runs \`perform\` from the start after those errors (${count}), ${after}`
+    : 'no `retry_on`: an error is retried only if the queue adapter does so (Sidekiq does, by default)';
   return `${retried}; what a worker crash does depends on the queue adapter (Sidekiq pushes a job still running at shutdown back to Redis, which runs it again) — side effects before the failure repeat`;
 }
 

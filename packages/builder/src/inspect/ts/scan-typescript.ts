@@ -9,6 +9,7 @@ import { scanEffects } from './ts-effects.js';
 import { declaredShapes, scanNest } from './ts-nest.js';
 import { fileFramework, nextRouteEndpoints, routeCallEndpoints } from './ts-routes.js';
 import { graphqlMutations } from './ts-graphql.js';
+import { builderMutations, graphqlInputShapes } from './ts-graphql-builders.js';
 import { graphqlServers } from './ts-graphql-server.js';
 import { nextPagesEndpoints } from './ts-next-pages.js';
 import { collectRouteFacts, nodeOf } from './ts-route-facts.js';
@@ -34,6 +35,8 @@ export function scanTypeScript(relPath: string, text: string, hints: ProjectHint
   const src = parseSource(relPath, text);
   const findings = emptyFindings();
   const shapes = declaredShapes(src);
+  // Nexus/Pothos input types: the body shape of a mutation argument typed with one (in any file).
+  for (const [name, fields] of graphqlInputShapes(src)) if (!shapes.has(name)) shapes.set(name, fields);
   if (TEST_FILE.test(relPath)) return { findings, shapes };
 
   const framework = fileFramework(src, hints.framework);
@@ -53,7 +56,8 @@ export function scanTypeScript(relPath: string, text: string, hints: ProjectHint
   const graphql = graphqlServers(src, src.modules.has('@nestjs/graphql') ? 'nestjs' : fileFramework(src, undefined));
   findings.endpoints = findings.endpoints.filter((e) => !graphql.transports.has(e.location));
   if (!graphql.nextTransport) findings.endpoints.push(...nextRouteEndpoints(src), ...nextPagesEndpoints(src));
-  findings.endpoints.push(...graphqlMutations(src, src.modules.has('@nestjs/graphql') ? 'nestjs' : framework ?? hints.framework ?? 'other'));
+  const graphqlFramework = src.modules.has('@nestjs/graphql') ? 'nestjs' : framework ?? hints.framework ?? 'other';
+  findings.endpoints.push(...graphqlMutations(src, graphqlFramework), ...builderMutations(src, graphqlFramework));
   facts.mounts.push(...graphql.mounts);
 
   const nest = scanNest(src, hints.broker ?? 'other');

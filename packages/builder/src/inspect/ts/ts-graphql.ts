@@ -1,14 +1,16 @@
 /**
  * GraphQL mutations in TS/JS as entry points: NestJS and type-graphql `@Resolver` classes with
  * `@Mutation` methods, Apollo/graphql-tools resolver maps (`{ Mutation: { createOrder } }`, also a
- * map kept in its own file and spread into the root one), and Pothos/Nexus `mutationField`.
+ * map kept in its own file and spread into the root one). Nexus and Pothos schema builders are
+ * read in ts-graphql-builders.ts.
  * Queries are reads and never reported. The route is left empty: graphql-route.ts sets the
  * endpoint's path once every file's servers are known.
  */
 import ts from 'typescript';
 import type { EndpointFinding, Framework } from '../types.js';
+import { declarationOf, functionOf } from './ts-declarations.js';
 import { endpointFinding } from './ts-routes.js';
-import { chainText, decoratorsOf, isFunctionLike, literalText, propertyValue, unwrap, type FunctionLike, type ParsedSource } from './ts-source.js';
+import { chainText, decoratorsOf, literalText, propertyValue, unwrap, type FunctionLike, type ParsedSource } from './ts-source.js';
 
 /** Argument types that are one value, not an input object whose fields are read. */
 const SCALAR_TYPE = /^(ID|Int|Float|String|Number|Boolean|Date|DateTime|BigInt|Decimal|JSON|Upload|FileUpload|GraphQLUpload)$/;
@@ -25,49 +27,20 @@ function propertyName(name: ts.PropertyName | undefined): string | undefined {
   return ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name) ? name.text : undefined;
 }
 
-/** A same-file declaration by name: a function, or a variable and its initializer. */
-function declarationOf(src: ParsedSource, name: string): { fn?: FunctionLike; init?: ts.Expression } | undefined {
-  let found: { fn?: FunctionLike; init?: ts.Expression } | undefined;
-  const visit = (node: ts.Node): void => {
-    if (found) return;
-    if (ts.isFunctionDeclaration(node) && node.name?.text === name) found = { fn: node };
-    else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === name && node.initializer) {
-      const init = unwrap(node.initializer);
-      found = isFunctionLike(init) ? { fn: init } : { init };
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(src.sf);
-  return found;
-}
-
 /** The function a resolver entry stands for: inline, a same-file name, wrapped (`withAuth(fn)`), or `{ resolve }`. */
-function resolverFunction(src: ParsedSource, node: ts.Expression | undefined, depth = 0): FunctionLike | undefined {
-  if (!node || depth > 4) return undefined;
-  const inner = unwrap(node);
-  if (isFunctionLike(inner)) return inner;
-  if (ts.isIdentifier(inner)) return declarationOf(src, inner.text)?.fn;
-  if (ts.isCallExpression(inner)) {
-    for (const arg of [...inner.arguments].reverse()) {
-      const fn = resolverFunction(src, arg, depth + 1);
-      if (fn) return fn;
-    }
-    return undefined;
-  }
-  if (ts.isObjectLiteralExpression(inner)) return resolverFunction(src, propertyValue(inner, 'resolve'), depth + 1);
-  return undefined;
-}
+const resolverFunction = (src: ParsedSource, node: ts.Expression | undefined): FunctionLike | undefined => functionOf(src, node, { property: 'resolve' });
 
 /**
  * Fields read under a name: `args.input.customerId` and `const { customerId } = args.input` give
  * `customerId` (an input object is read field by field); `args.orderId` gives `orderId`.
  */
-function fieldsUnder(fn: FunctionLike, name: string, depth: number): string[] {
+function fieldsUnder(fn: FunctionLike, name: string, depth: number, flat: ReadonlySet<string> = new Set()): string[] {
   const direct: string[] = [];
   const nested = new Map<string, string[]>();
   const note = (key: string, sub: readonly string[] = []): void => {
     if (!direct.includes(key)) direct.push(key);
-    if (sub.length > 0) nested.set(key, uniq([...(nested.get(key) ?? []), ...sub]));
+    // An argument known to be one value (a scalar, an ID): what is read off it is not an input field.
+    if (sub.length > 0 && !flat.has(key)) nested.set(key, uniq([...(nested.get(key) ?? []), ...sub]));
   };
   const bindingKeys = (pattern: ts.ObjectBindingPattern): string[] => pattern.elements.flatMap((e) => {
     if (e.dotDotDotToken) return [];
@@ -80,7 +53,9 @@ function fieldsUnder(fn: FunctionLike, name: string, depth: number): string[] {
     if (!method && ts.isPropertyAccessExpression(node) && ts.isIdentifier(unwrap(node.expression)) && (unwrap(node.expression) as ts.Identifier).text === name) {
       const key = node.name.text;
       const parent = node.parent;
-      if (depth > 1 && ts.isPropertyAccessExpression(parent) && parent.expression === node) note(key, [parent.name.text]);
+      // `args.reason.trim()`, `args.ids.length`: a method or length of the argument, not a field inside it.
+      const used = ts.isPropertyAccessExpression(parent) && ((ts.isCallExpression(parent.parent) && parent.parent.expression === parent) || parent.name.text === 'length');
+      if (depth > 1 && ts.isPropertyAccessExpression(parent) && parent.expression === node && !used) note(key, [parent.name.text]);
       else if (depth > 1 && ts.isVariableDeclaration(parent) && ts.isObjectBindingPattern(parent.name)) note(key, bindingKeys(parent.name));
       else note(key);
     }
@@ -110,15 +85,16 @@ function targetFields(fn: FunctionLike, target: ts.BindingName, depth: number): 
  * The fields a resolver reads from its arguments parameter (`(_, { input }) => input.total` → `total`).
  * @example argumentFields(parse('(_, { input }) => save(input.customerId)'), 1) // ['customerId']
  */
-export function argumentFields(fn: FunctionLike, index = 1): string[] {
+export function argumentFields(fn: FunctionLike, index = 1, flat: ReadonlySet<string> = new Set()): string[] {
   const param = fn.parameters[index];
   if (!param) return [];
-  if (ts.isIdentifier(param.name)) return fieldsUnder(fn, param.name.text, 2);
+  if (ts.isIdentifier(param.name)) return fieldsUnder(fn, param.name.text, 2, flat);
   if (!ts.isObjectBindingPattern(param.name)) return [];
   return uniq(param.name.elements.flatMap((element) => {
     if (element.dotDotDotToken) return [];
     const key = propertyName(element.propertyName) ?? (ts.isIdentifier(element.name) ? element.name.text : undefined);
     if (!key) return [];
+    if (flat.has(key)) return [key];
     const sub = targetFields(fn, element.name, 1);
     return sub.length > 0 ? sub : [key];
   }));
@@ -205,24 +181,16 @@ function mapMutations(src: ParsedSource, obj: ts.ObjectLiteralExpression, framew
   }
 }
 
-/** Pothos `builder.mutationField('x', (t) => t.field({ args, resolve }))` and Nexus `mutationField('x', { args, resolve })`. */
-function builderMutation(src: ParsedSource, call: ts.CallExpression, framework: Framework, out: EndpointFinding[]): void {
-  const operation = literalText(call.arguments[0]);
-  if (!operation) return;
-  let resolve: FunctionLike | undefined;
-  let declared: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (resolve) return;
-    if (ts.isObjectLiteralExpression(node) && propertyValue(node, 'resolve')) {
-      resolve = resolverFunction(src, node);
-      const args = propertyValue(node, 'args');
-      if (args && ts.isObjectLiteralExpression(unwrap(args))) declared = (unwrap(args) as ts.ObjectLiteralExpression).properties.flatMap((p) => propertyName(p.name) ?? []);
-    }
-    ts.forEachChild(node, visit);
-  };
-  call.arguments.slice(1).forEach(visit);
-  const read = resolve ? argumentFields(resolve) : [];
-  out.push(mutationFinding(src, { operation, at: call, ...(resolve ? { handler: resolve } : {}), name: operation, framework, fields: read.length > 0 ? read : declared }));
+/**
+ * graphql-shield's `shield({ Mutation: { createDraft: isAuthenticated } })`: rules per mutation, not
+ * resolvers (the resolvers are declared elsewhere and found there).
+ */
+function isPermissionMap(src: ParsedSource, map: ts.Node): boolean {
+  if (![...src.modules].some((m) => /(^|\/)graphql-shield$/.test(m))) return false;
+  const call = map.parent;
+  if (call && ts.isCallExpression(call) && /(^|\.)shield$/.test(chainText(call.expression))) return true;
+  const holder = ts.isVariableDeclaration(map.parent) && ts.isIdentifier(map.parent.name) ? map.parent.name.text : undefined;
+  return holder !== undefined && new RegExp(`\\bshield\\(\\s*${holder}\\b`).test(src.sf.text);
 }
 
 /**
@@ -235,7 +203,7 @@ export function graphqlMutations(src: ParsedSource, framework: Framework): Endpo
   const seen = new Set<ts.Node>();
   const visit = (node: ts.Node): void => {
     if (ts.isClassDeclaration(node)) resolverClass(src, node, framework, out);
-    if (ts.isPropertyAssignment(node) && propertyName(node.name) === 'Mutation') {
+    if (ts.isPropertyAssignment(node) && propertyName(node.name) === 'Mutation' && !isPermissionMap(src, node.parent)) {
       const value = unwrap(node.initializer);
       const init = ts.isIdentifier(value) ? declarationOf(src, value.text)?.init : value;
       if (init && ts.isObjectLiteralExpression(init)) mapMutations(src, init, framework, out, seen);
@@ -249,7 +217,6 @@ export function graphqlMutations(src: ParsedSource, framework: Framework): Endpo
       const init = unwrap(node.expression);
       if (ts.isObjectLiteralExpression(init) && isMutationMap(src, init, 'default', '')) mapMutations(src, init, framework, out, seen);
     }
-    if (ts.isCallExpression(node) && /(^|\.)mutationField$/.test(chainText(node.expression))) builderMutation(src, node, framework, out);
     ts.forEachChild(node, visit);
   };
   visit(src.sf);

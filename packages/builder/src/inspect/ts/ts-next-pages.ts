@@ -4,14 +4,15 @@
  * (`req.method === 'POST'`, `switch (req.method)`, a `!== 'POST'` guard answering 405, next-connect
  * `router.post(fn)`), each with the body fields read in its own branch.
  *
- * A handler that never looks at the method answers every method alike. It is reported as `POST`
- * when it reads `req.body` or verifies a webhook signature (a request that carries data is sent
- * with POST; a duplicate of it is the risk), and not at all otherwise: such a handler is a reader
- * (the template's `api/hello`), and reporting it would invent a mutation.
+ * A handler that never looks at the method answers every method alike. Its method and whether it
+ * is a mutating entry point at all are not in its file: it is reported marked `anyMethod`, and the
+ * codebase-level pass (any-method-routes.ts) takes the method from the app's own callers and keeps
+ * it only when what it does mutates. Reading `req.body` alone is no mutation (a lookup by id).
  */
 import ts from 'typescript';
 import type { EndpointFinding, MutatingMethod } from '../types.js';
 import { bodyFieldsOf } from './ts-body-fields.js';
+import { declarationOf, functionOf } from './ts-declarations.js';
 import { endpointFinding, nextRoute } from './ts-routes.js';
 import { isFunctionLike, literalText, nodeEndLine, nodeLine, unwrap, type FunctionLike, type ParsedSource } from './ts-source.js';
 
@@ -30,34 +31,8 @@ export function nextFileRoute(relPath: string): string | undefined {
   return app ? nextRoute(app[1] ?? '') : undefined;
 }
 
-function functionNamed(src: ParsedSource, name: string): FunctionLike | undefined {
-  let found: FunctionLike | undefined;
-  const visit = (node: ts.Node): void => {
-    if (found) return;
-    if (ts.isFunctionDeclaration(node) && node.name?.text === name) found = node;
-    else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === name && node.initializer && isFunctionLike(unwrap(node.initializer))) {
-      found = unwrap(node.initializer) as FunctionLike;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(src.sf);
-  return found;
-}
-
 /** The handler behind `export default`: inline, by name, or wrapped (`withAuth(handler)`). */
-function handlerOf(src: ParsedSource, node: ts.Expression | undefined, depth = 0): FunctionLike | undefined {
-  if (!node || depth > 4) return undefined;
-  const inner = unwrap(node);
-  if (isFunctionLike(inner)) return inner;
-  if (ts.isIdentifier(inner)) return functionNamed(src, inner.text);
-  if (ts.isCallExpression(inner)) {
-    for (const arg of inner.arguments) {
-      const fn = handlerOf(src, arg, depth + 1);
-      if (fn) return fn;
-    }
-  }
-  return undefined;
-}
+const handlerOf = (src: ParsedSource, node: ts.Expression | undefined): FunctionLike | undefined => functionOf(src, node);
 
 function defaultHandler(src: ParsedSource): FunctionLike | undefined {
   for (const statement of src.sf.statements) {
@@ -156,13 +131,20 @@ function methodBranches(handler: FunctionLike, src: ParsedSource): { branches: B
   return { branches, checked };
 }
 
+/** `req.body` read anywhere in the handler, under the name its request parameter has. */
+function readsBody(handler: FunctionLike, src: ParsedSource): boolean {
+  const first = handler.parameters[0];
+  const request = (first && ts.isIdentifier(first.name) ? first.name.text : 'req').replace(/\$/g, '\\$');
+  return new RegExp(`\\b(${request}|req|request)\\.body\\b|\\{[^}]*\\bbody\\b[^}]*\\}\\s*=\\s*${request}\\b`).test(handler.getText(src.sf));
+}
+
 /** A branch that only hands over to a same-file function (`case 'POST': return createOrder(req, res)`). */
 function delegate(src: ParsedSource, branch: ts.Node | undefined): FunctionLike | undefined {
   if (!branch) return undefined;
   const calls: FunctionLike[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.arguments.length > 0) {
-      const fn = functionNamed(src, node.expression.text);
+      const fn = declarationOf(src, node.expression.text)?.fn;
       if (fn) calls.push(fn);
     }
     ts.forEachChild(node, visit);
@@ -208,8 +190,9 @@ export function nextPagesEndpoints(src: ParsedSource): EndpointFinding[] {
   // The method is checked and no mutating one is served (`if (req.method !== 'GET') return 405`): a reader.
   if (checked && branches.length === 0) return [];
   if (branches.length === 0) {
+    // POST until the app's callers say otherwise (any-method-routes.ts).
     const found = endpointFinding(src, { method: 'POST', route, framework: 'nextjs', at: handler, handler, ...(name ? { name } : {}) });
-    return found.bodyFields.length > 0 || found.webhook || /\breq(uest)?\.body\b/.test(handler.getText(src.sf)) ? [found] : [];
+    return [{ ...found, anyMethod: { readsBody: found.bodyFields.length > 0 || readsBody(handler, src) } }];
   }
   const out: EndpointFinding[] = [];
   for (const method of [...new Set(branches.map((b) => b.method))]) {

@@ -87,13 +87,28 @@ function missingKeyFix(src: ParsedSource, provider: CallProvider, call: ts.CallE
   return close === undefined ? undefined : appendArgument(src.relPath, src.sf.text, close, `{ idempotencyKey: ${KEY_PLACEHOLDER} }`);
 }
 
+/** The argument of a `payPalRequestId(…)` call in the function that builds a legacy PayPal request. */
+function requestIdSetter(node: ts.Node): ts.Expression | undefined {
+  let scope: ts.Node = node;
+  while (scope.parent && !ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
+  let found: ts.Expression | undefined;
+  const visit = (current: ts.Node): void => {
+    if (found) return;
+    if (ts.isCallExpression(current) && ts.isPropertyAccessExpression(current.expression) && current.expression.name.text === 'payPalRequestId') found = current.arguments[0];
+    ts.forEachChild(current, visit);
+  };
+  visit(scope);
+  return found;
+}
+
 /** An SDK call (or a legacy PayPal request class), with its key judged. */
 function sdkCall(src: ParsedSource, node: ts.CallExpression | ts.NewExpression): PaymentCallFinding | undefined {
   const chain = chainText(node.expression);
   if (ts.isNewExpression(node)) {
     if (!PAYPAL_REQUEST.test(chain) || !importsAny(src, /paypal/)) return undefined;
-    // The legacy SDK sets the header on the request object: `request.headers['PayPal-Request-Id'] = ...`.
-    const key = assignedHeader(src, node, 'PayPal-Request-Id');
+    // The legacy SDK sets the header on the request object: `request.headers['PayPal-Request-Id'] = ...`
+    // or through its setter, `request.payPalRequestId(...)` (capture, authorize and refund requests).
+    const key = assignedHeader(src, node, 'PayPal-Request-Id') ?? requestIdSetter(node);
     const passes = key !== undefined || src.sf.text.includes('PayPal-Request-Id');
     if (key) return finding(src, 'paypal', `new ${chain}`, node, key, () => undefined);
     return { provider: 'paypal', call: `new ${chain}`, location: nodeLocation(src, node), passesIdempotencyKey: passes };

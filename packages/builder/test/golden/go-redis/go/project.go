@@ -39,11 +39,13 @@ type SampleData struct {
 	Fingerprint string          `json:"fingerprint"`
 }
 
-// ProviderKeyLimits are the runtime's provider key lengths (Stripe, Adyen key, Adyen reference).
+// ProviderKeyLimits are the runtime's provider key lengths (Stripe, Adyen key, Adyen reference) and
+// Braintree's orderId limit, the builder's (the runtime has no Braintree derivation).
 type ProviderKeyLimits struct {
-	Stripe         int `json:"stripe"`
-	AdyenKey       int `json:"adyenKey"`
-	AdyenReference int `json:"adyenReference"`
+	Stripe           int `json:"stripe"`
+	AdyenKey         int `json:"adyenKey"`
+	AdyenReference   int `json:"adyenReference"`
+	BraintreeOrderID int `json:"braintreeOrderId"`
 }
 
 // ProjectData is project.json.

@@ -139,7 +139,8 @@ final class ProjectData {
   "providerKeyLimits": {
     "stripe": 255,
     "adyenKey": 64,
-    "adyenReference": 80
+    "adyenReference": 80,
+    "braintreeOrderId": 255
   },
   "statements": {
     "claimRead": {

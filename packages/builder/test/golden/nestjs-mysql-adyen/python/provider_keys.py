@@ -89,6 +89,12 @@ def paypal_request_id(key: str, scope: str, step: Optional[str] = None, namespac
     return str(uuid.uuid5(uuid.UUID(namespace), intent_material(key, scope, step)))
 
 
+def braintree_order_id(key: str, scope: str, step: Optional[str] = None) -> str:
+    """Braintree orderId for an intent (at most 255 characters): searchable, so reconciliation finds the
+    sale before a retry (Braintree keeps no idempotency key for most accounts)."""
+    return fit_provider_key(intent_material(key, scope, step), _LIMITS["braintreeOrderId"])
+
+
 def end_to_end_id(key: str, scope: str, step: Optional[str] = None) -> str:
     """ISO 20022 EndToEndId (max 35 chars): the first 35 hex chars of SHA-256 of the intent material."""
     return hashlib.sha256(intent_material(key, scope, step).encode("utf-8")).hexdigest()[:35]

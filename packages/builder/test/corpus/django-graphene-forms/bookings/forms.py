@@ -1,0 +1,12 @@
+from django import forms
+
+from .models import Appointment
+
+
+class AppointmentForm(forms.ModelForm):
+    accept_policy = forms.BooleanField()
+
+    class Meta:
+        model = Appointment
+        fields = "__all__"
+        exclude = ("status",)

@@ -1,0 +1,5 @@
+import { builder } from '../builder';
+import './booking';
+import './review';
+
+export const schema = builder.toSchema();
