@@ -135,8 +135,19 @@ async function throughputCases(report: Reporter, pool: pg.Pool, stores: Record<M
       if (claim.outcome !== 'claimed') throw new Error('bench key collided');
       await store.complete({ key, scope: 'bench', lockVersion: claim.lockVersion, response, ttlMs });
     });
+    await pool.query(`TRUNCATE ${store.table}`);
+    // The same two statements straight through pg on the same pool: the driver's own ceiling, so
+    // the gap to pgbench splits into what the driver costs and what the store adds.
+    const raw = await throughput(clients, SECONDS * 1000, async () => {
+      const key = `r-${process.pid}-${n++}`;
+      const claimValues = [key, 'bench', fingerprint, null, leaseMs, ttlMs, true];
+      const claimed = await (mode === 'prepared' ? pool.query({ name: 'raw-claim', text: sql.claim, values: claimValues }) : pool.query(sql.claim, claimValues));
+      const finishValues = [key, 'bench', (claimed.rows[0] as { lock_version: string }).lock_version, 'COMPLETED', ...responseParams(response, true), ttlMs];
+      await (mode === 'prepared' ? pool.query({ name: 'raw-finish', text: sql.finish, values: finishValues }) : pool.query(sql.finish, finishValues));
+    });
     rows.push({ label: `pgbench -M ${mode}, same 2 statements, ${clients} client(s) (baseline)`, opsPerSec: base, ratio: 1 });
-    rows.push({ label: `store.claim + store.complete, ${mode}, ${clients} client(s)`, opsPerSec: ours, ratio: ours / base });
+    rows.push({ label: `raw pg driver, same 2 statements, ${mode}, ${clients} client(s)`, opsPerSec: raw, ratio: raw / base });
+    rows.push({ label: `store.claim + store.complete, ${mode}, ${clients} client(s)`, opsPerSec: ours, ratio: ours / base, note: `${(ours / raw).toFixed(2)}x the raw driver` });
   }
   report.table(`claim + complete per second (${SECONDS} s per case; ratio = store / pgbench)`, rows);
 
@@ -151,8 +162,11 @@ async function throughputCases(report: Reporter, pool: pg.Pool, stores: Record<M
     const get = await throughput(clients, SECONDS * 1000, () => store.get({ key: pick(), scope: 'bench' }));
     const baseReplay = await pgbench(replayScript, clients, claimVars, dir, mode);
     const replay = await throughput(clients, SECONDS * 1000, () => store.claim(claimInput(pick())));
+    const getValues = () => [pick(), 'bench'];
+    const rawGet = await throughput(clients, SECONDS * 1000, () => (mode === 'prepared' ? pool.query({ name: 'raw-get', text: sql.get, values: getValues() }) : pool.query(sql.get, getValues())));
     replayRows.push({ label: `pgbench -M ${mode}, the get SELECT, ${clients} client(s) (baseline)`, opsPerSec: baseGet, ratio: 1 });
-    replayRows.push({ label: `store.get, ${mode}, ${clients} client(s)`, opsPerSec: get, ratio: get / baseGet });
+    replayRows.push({ label: `raw pg driver, the get SELECT, ${mode}, ${clients} client(s)`, opsPerSec: rawGet, ratio: rawGet / baseGet });
+    replayRows.push({ label: `store.get, ${mode}, ${clients} client(s)`, opsPerSec: get, ratio: get / baseGet, note: `${(get / rawGet).toFixed(2)}x the raw driver` });
     replayRows.push({ label: `pgbench -M ${mode}, the claim statement on completed keys, ${clients} client(s) (baseline)`, opsPerSec: baseReplay, ratio: 1 });
     replayRows.push({ label: `store.claim → existing (replay path), ${mode}, ${clients} client(s)`, opsPerSec: replay, ratio: replay / baseReplay });
   }
