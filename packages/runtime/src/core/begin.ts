@@ -6,7 +6,7 @@
 import { createClaimLimiter, type ClaimLimiter } from './claim-limiter.js';
 import { answerDuplicate } from './duplicate-answer.js';
 import { InProgressError } from './errors.js';
-import { holdClaim, type HeldClaim } from './held-claim.js';
+import { holdClaim, type CallerSignal, type HeldClaim } from './held-claim.js';
 import { resolveCallDurations, type ResolvedOptions } from './options.js';
 import type { IdempotencyRecord } from './record.js';
 import { createReplayCache, type ReplayCache } from './replay-cache.js';
@@ -32,9 +32,10 @@ export interface BeginOptions<T> {
   /**
    * The caller's own signal, e.g. aborted when the HTTP client disconnects. It reaches the work
    * through the held claim's `signal` as a notice: the work decides whether to stop, and a value
-   * it still returns is stored as usual.
+   * it still returns is stored as usual. A function is called only if the work reads its signal
+   * (an adapter then makes no AbortController for the many requests that never look).
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: CallerSignal;
 }
 
 /** A duplicate answered from the store: the stored value; the work did not run now. */

@@ -20,7 +20,8 @@ export function createDisabledBegin(resolved: ResolvedOptions): Begin {
   process.emitWarning(DISABLED_WARNING, { code: 'IDEMPOTENCY_DISABLED' });
   return async function begin<T>(request: Parameters<Begin>[0], options: Parameters<Begin>[1] = {}) {
     validateRunRequest(request, resolved.maxKeyLength);
-    const signal = options.signal ?? new AbortController().signal;
+    const caller = typeof options.signal === 'function' ? options.signal() : options.signal;
+    const signal = caller ?? new AbortController().signal;
     const held: HeldClaim<T> = {
       outcome: 'claimed',
       lockVersion: 0,

@@ -42,6 +42,9 @@ export interface HeldClaim<T> {
   release(): Promise<boolean>;
 }
 
+/** The caller's signal, or a function making it on first use (see `BeginOptions.signal`). */
+export type CallerSignal = AbortSignal | (() => AbortSignal | undefined);
+
 export interface HoldInput<T> {
   readonly resolved: ResolvedOptions;
   readonly store: IdempotencyStore;
@@ -53,7 +56,7 @@ export interface HoldInput<T> {
   readonly maxExecutionMs: number | null;
   readonly serializer: ResultSerializer<T>;
   /** The caller's own signal (e.g. the client disconnected): forwarded as a notice. */
-  readonly signal?: AbortSignal;
+  readonly signal?: CallerSignal;
   /** Called once when the holder settles or loses the key (single-flight bookkeeping). */
   readonly onEnd?: () => void;
   /** Called with the record as this holder stored it (the replay cache), local clock as `now`. */
@@ -94,6 +97,7 @@ class Holding<T> implements HeldClaim<T> {
   readonly #heartbeat: Heartbeat | undefined;
   #deadline: ReturnType<typeof setTimeout> | undefined;
   #onCallerAbort: (() => void) | undefined;
+  #callerSignal: AbortSignal | undefined;
   #settled = false;
 
   constructor(input: HoldInput<T>) {
@@ -126,16 +130,25 @@ class Holding<T> implements HeldClaim<T> {
       }, maxExecutionMs);
       this.#deadline.unref?.();
     }
-    if (input.signal) {
-      const callerSignal = input.signal;
-      this.#onCallerAbort = () => this.#lease.notify(callerSignal.reason);
-      if (callerSignal.aborted) this.#onCallerAbort();
-      else callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
-    }
   }
 
   get signal(): AbortSignal {
+    if (this.#input.signal !== undefined && this.#callerSignal === undefined && !this.#settled) this.#followCaller();
     return this.#lease.signal;
+  }
+
+  /**
+   * The caller's signal reaches the work's signal once the work first reads it: before that
+   * nobody could see the notice, and listening costs an EventTarget registration per call.
+   */
+  #followCaller(): void {
+    const source = this.#input.signal!;
+    const callerSignal = typeof source === 'function' ? source() : source;
+    if (!callerSignal) return;
+    this.#callerSignal = callerSignal;
+    this.#onCallerAbort = () => this.#lease.notify(callerSignal.reason);
+    if (callerSignal.aborted) this.#onCallerAbort();
+    else callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
   }
 
   get lost(): boolean {
@@ -165,7 +178,7 @@ class Holding<T> implements HeldClaim<T> {
     this.#settled = true;
     void this.#heartbeat?.stop();
     if (this.#deadline) clearTimeout(this.#deadline);
-    if (this.#onCallerAbort) this.#input.signal?.removeEventListener('abort', this.#onCallerAbort);
+    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
     this.#input.onEnd?.();
     const { metrics } = this.#input.resolved;
     if (metrics !== noopMetrics) metrics.observe(METRICS.processingDurationMs, performance.now() - this.#started, { outcome });

@@ -30,6 +30,19 @@ const outcome = (signal: AbortSignal | undefined) =>
     signal?.addEventListener('abort', () => (clearTimeout(timer), resolve('aborted')));
   });
 
+/** Serves an Express app on a free port, posts to it and hangs up, then waits for `seen()` to be `expected`. */
+async function hangUpOnExpress<T>(app: ReturnType<typeof express>, seen: () => T | undefined, expected: T): Promise<void> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    await postThenHangUp(port, '/reports');
+    await expect.poll(seen, { timeout: 5_000 }).toBe(expected);
+  } finally {
+    server.close();
+  }
+}
+
 describe('client disconnect', () => {
   it('Express: the handler sees its signal abort when the client closes the connection', async () => {
     const idempotency = createIdempotency({ store: createMemoryStore() });
@@ -39,15 +52,20 @@ describe('client disconnect', () => {
       seen = await outcome((res.locals.idempotency as ActionContext).signal);
       if (!res.writableEnded) res.status(201).json({ done: true });
     });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
-      await postThenHangUp(port, '/reports');
-      await expect.poll(() => seen, { timeout: 5_000 }).toBe('aborted');
-    } finally {
-      server.close();
-    }
+    await hangUpOnExpress(app, () => seen, 'aborted');
+  });
+
+  it('Express: a handler that first reads its signal after the client hung up finds it aborted (the signal is made on first read)', async () => {
+    const idempotency = createIdempotency({ store: createMemoryStore() });
+    let seen: boolean | undefined;
+    const app = express();
+    app.post('/reports', express.json(), idempotencyMiddleware({ idempotency, scope: 'global' }), async (req, res) => {
+      // Wait for the hang-up without touching the signal: nothing watches the connection yet.
+      await new Promise((resolve) => req.socket.once('close', resolve));
+      seen = (res.locals.idempotency as ActionContext).signal.aborted;
+      if (!res.writableEnded) res.status(201).json({ done: true });
+    });
+    await hangUpOnExpress(app, () => seen, true);
   });
 
   it('NestJS: the handler sees idempotencyContext(request).signal abort when the client closes the connection', async () => {

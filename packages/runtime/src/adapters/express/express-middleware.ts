@@ -12,6 +12,7 @@ import { resolveMaxRequestBytes, type RequestBodyOptions } from '../http/request
 import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
 import type { ActionContext } from '../../core/engine.js';
+import { lazyDisconnectSignal } from '../http/disconnect-signal.js';
 
 /** What is used of an Express request (structural: Express 4 and 5 both fit). */
 export type ExpressRequestLike = NodeRequestLike;
@@ -55,10 +56,7 @@ export function idempotencyMiddleware<Req extends ExpressRequestLike = ExpressRe
     let capture: NodeResponseCapture | undefined;
     // A client that goes away before the response is finished reaches the handler as an abort of
     // its signal (res.locals.idempotency.signal): a notice, the handler decides whether to stop.
-    const disconnect = new AbortController();
-    res.once?.('close', () => {
-      if (!res.writableFinished) disconnect.abort(new Error('The client closed the connection.'));
-    });
+    const disconnect = lazyDisconnectSignal(res, 'The client closed the connection.');
     const execute = (context: ActionContext) => {
       if (res.locals) res.locals.idempotency = context;
       capture = captureNodeResponse(res, maxBodyBytes);
@@ -67,7 +65,7 @@ export function idempotencyMiddleware<Req extends ExpressRequestLike = ExpressRe
       next();
       return capture.response;
     };
-    http.handle(req, nodeRequestView(req, { maxRequestBytes }), execute, { signal: disconnect.signal }).then(
+    http.handle(req, nodeRequestView(req, { maxRequestBytes }), execute, disconnect ? { signal: disconnect } : {}).then(
       (outcome) => {
         if (outcome.kind === 'pass') next();
         else if (outcome.kind === 'respond') writeNodeResponse(res, outcome.response);

@@ -12,6 +12,7 @@ import { flattenHeaders, REPLAYED_HEADER, type HttpResponse } from '../http/http
 import type { HttpIdempotencyOptions } from '../http/options.js';
 import { asRequestBodyError, requestBodyProblem } from '../http/request-errors.js';
 import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../http/request-view.js';
+import { lazyDisconnectSignal, type ClosableResponse } from '../http/disconnect-signal.js';
 
 /** What is used of a Fastify request. */
 export interface FastifyRequestLike extends NodeRequestLike {
@@ -27,7 +28,7 @@ export interface FastifyReplyLike {
   removeHeader(name: string): unknown;
   send(payload?: unknown): unknown;
   /** The Node response, to notice a client that disconnects. */
-  readonly raw?: { once(event: 'close', listener: () => void): unknown; readonly writableFinished?: boolean };
+  readonly raw?: ClosableResponse;
 }
 
 /** What is used of a Fastify instance: three hooks. */
@@ -97,7 +98,7 @@ export async function idempotencyPlugin(fastify: FastifyInstanceLike, options: F
     delete request.headers[REPLAYED_HEADER];
     const config = request.routeOptions?.config as { idempotency?: unknown } | undefined;
     if (config?.idempotency === false || PASSTHROUGH_METHODS.has((request.method ?? 'GET').toUpperCase())) return;
-    const disconnect = disconnectSignal(reply);
+    const disconnect = reply.raw ? lazyDisconnectSignal(reply.raw, 'The client disconnected before the response was sent.') : undefined;
     let begun;
     try {
       begun = await http.begin(request, nodeRequestView(request), disconnect ? { signal: disconnect } : {});
@@ -148,17 +149,6 @@ const contexts = new WeakMap<FastifyRequestLike, ActionContext>();
  */
 export function idempotencyContext(request: FastifyRequestLike): ActionContext | undefined {
   return contexts.get(request);
-}
-
-/** Aborts when the connection closes before the reply was sent (the client went away). */
-function disconnectSignal(reply: FastifyReplyLike): AbortSignal | undefined {
-  const raw = reply.raw;
-  if (typeof raw?.once !== 'function') return undefined;
-  const controller = new AbortController();
-  raw.once('close', () => {
-    if (raw.writableFinished !== true) controller.abort(new Error('The client disconnected before the response was sent.'));
-  });
-  return controller.signal;
 }
 
 // Like fastify-plugin: the hooks apply to the scope the plugin is registered in, not a child.

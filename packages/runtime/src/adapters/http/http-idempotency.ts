@@ -7,6 +7,7 @@
  */
 import type { ActionContext, BeginResult, HeldClaim } from '../../core/engine.js';
 import { HeldActionContext } from '../../core/action-context.js';
+import type { CallerSignal } from '../../core/held-claim.js';
 import { IdempotencyError, StoreUnavailableError } from '../../core/errors.js';
 import { GLOBAL_SCOPE } from '../../core/key.js';
 import { redact } from '../../core/logger.js';
@@ -41,8 +42,9 @@ export interface HandleOptions {
   /**
    * Aborted when the client disconnects. Forwarded to the handler through `execute`'s `signal`
    * as a notice: the handler decides whether to stop; a response it still produces is stored.
+   * A function is called only if the handler reads its signal (see `lazyDisconnectSignal`).
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: CallerSignal;
 }
 
 /** The key is held for this request: run the handler, then `finish` with its response or `abandon` with its error. */

@@ -14,6 +14,7 @@ export {
   type PrincipalResolver,
 } from './options.js';
 export { parseIdempotencyKey, type ParsedKey } from './key-header.js';
+export { lazyDisconnectSignal, type ClosableResponse } from './disconnect-signal.js';
 export { PROBLEMS, DEFAULT_PROBLEM_TYPE_BASE, problemResponse, refusalResponse, problemStatus, retryAfterSeconds, type ProblemCode, type HttpProfile, type ProblemInput } from './problem.js';
 export {
   createHttpSerializer,

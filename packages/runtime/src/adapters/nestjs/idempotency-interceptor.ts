@@ -22,6 +22,7 @@ import { nodeRequestView, PASSTHROUGH_METHODS, type NodeRequestLike } from '../h
 import { assertSupportedNestVersion, installedNestVersion } from './nest-version.js';
 import { platformAnswer, type PlatformResponseLike } from './platform-answer.js';
 import type { ActionContext } from '../../core/engine.js';
+import { lazyDisconnectSignal, type ClosableResponse } from '../http/disconnect-signal.js';
 
 /** What is used of Nest's ExecutionContext. */
 export interface ExecutionContextLike {
@@ -97,11 +98,7 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
       let capture: NodeResponseCapture | undefined;
       let inner: Subscription | undefined;
       // A client that goes away reaches the handler as an abort of idempotencyContext(request).signal.
-      const disconnect = new AbortController();
-      const closable = raw as NodeResponseLike & { once?(event: 'close', listener: () => void): unknown; readonly writableFinished?: boolean };
-      closable.once?.('close', () => {
-        if (!closable.writableFinished) disconnect.abort(new Error('The client closed the connection.'));
-      });
+      const disconnect = lazyDisconnectSignal(raw as NodeResponseLike & ClosableResponse, 'The client closed the connection.');
       const execute = (held: ActionContext) => {
         contexts.set(request, held);
         capture = captureNodeResponse(raw, http.options.maxBodyBytes);
@@ -113,7 +110,7 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
           return response;
         });
       };
-      http.handle(request, nodeRequestView(request, { maxRequestBytes: this.#maxRequestBytes }), execute, { signal: disconnect.signal }).then(
+      http.handle(request, nodeRequestView(request, { maxRequestBytes: this.#maxRequestBytes }), execute, disconnect ? { signal: disconnect } : {}).then(
         (outcome) => {
           if (outcome.kind === 'pass') inner = next.handle().subscribe(subscriber);
           else if (outcome.kind === 'respond') {

@@ -1,0 +1,11 @@
+import { startServer, load, request } from './http/load.js';
+const [framework, kind, mode] = process.argv.slice(2) as ['fastify', 'memory', 'new' | 'replay'];
+const server = await startServer(framework, kind, '/tmp/prof/httpcpu');
+let n = 0;
+const req = mode === 'new' ? request('/protected', () => `k-${n++}`) : request('/protected', 'one-key');
+await load(server.url, req, 1, 32);
+const before = await server.cpu();
+const r = await load(server.url, req, 4, 32) as unknown as { requests: { average: number } };
+const after = await server.cpu();
+console.log(framework, kind, mode, 'req/s', r.requests.average, 'server CPU µs/req', ((after.cpuUs - before.cpuUs) / (after.requests - before.requests)).toFixed(0));
+await server.stop();
