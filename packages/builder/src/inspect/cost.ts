@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { probeCallees } from './cost-python-callees.js';
 import type { EndpointFinding, PaymentCallFinding } from './types.js';
 
 export type CostLevel = 'money' | 'external' | 'write' | 'none' | 'auth' | 'read';
@@ -23,9 +24,19 @@ const AUTH = /(^|[/_-])(log-?in|log-?out|sign-?in|sign-?out|sessions?|tokens?|re
 const AUTH_HANDLER = /^(login|logout|signin|signout|refresh(Token)?|login_?access_?token|test_?token|recover_?password|reset_?password|usersLogin|UsersLogin)/i;
 const READ = /(^|\/)(search|query|lookup|preview|estimate|quote|validate|check|graphql-query)(\/|$)/i;
 const WRITE = /\.(create|createMany|insert|insertOne|insertMany|save|update|updateOne|upsert|delete|deleteOne|destroy|remove|add|commit|bulkCreate|increment|decrement|persist|merge|updateMany|deleteMany|replaceOne|bulkWrite|findOneAndUpdate|findByIdAndUpdate|findOneAndDelete|findByIdAndDelete|findOneAndReplace)\s*\(|\b(INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b|\b(create|add|insert|save|register|submit|place|update|delete|remove|favorite|unfavorite|follow|unfollow|book|reserve)[A-Z_]\w*\s*\(/;
+// Service-layer writes named noun first and verb last (`user_create(`, `order_item_delete(`, `get_or_create(`), the
+// style of HackSoftware's Django styleguide. The verb must end the name; a name that asks, reads or prepares
+// (`can_delete(`, `validate_create(`, `pre_save(`), names what comes before it (`qs_select_for_update(` locks rows),
+// or computes a value (PHP's `date_create(`, `date_add(`) is no write.
+const ASKING = String.raw`(?:can|should|is|has|needs?|must|may|will|get(?!_or_)|find|fetch|list|check|validate|build|prepare|render|format|serialize|parse|compute|calc|calculate|count|filter|search|select|load|read|show|preview|estimate|test|on|before|after|pre|post|for|allow|allowed|permit|last|latest|date|time|datetime|timezone)_`;
+const SERVICE_WRITE = new RegExp(String.raw`\b(?!${ASKING})[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?<!_(?:for|before|after|on|pre|post|can|to))_(?:create|update|delete|remove|add|save|insert|upsert|destroy)\s*\(`);
+/** Callees not followed for a write: a getter's or checker's internals (`get_mailbox()` making an SSL context) are no write of the handler. */
+const ASKING_NAME = new RegExp(`^${ASKING}`);
 const EXTERNAL = /(?<![.\w])(send\w*|notify\w*|sendmail|send_mail|send_email)\s*\(|\.(sendMail|sendEmail|sendSms|sendMessage|sendNotification|send_message|send_mail|publish|enqueue|emit|delay|apply_async)\s*\(|\bfetch\s*\(|\b(axios|requests|httpx|got|ky)\.(post|put|patch|delete)\s*\(|\b\w*[qQ]ueue\.add\s*\(|\b(SendMessageCommand|PublishCommand|SendEmailCommand)\b|\bemails\.send\s*\(/;
 /** State-changing calls on a payment provider's SDK that move no money: a duplicate still changes the account (`stripe.paymentMethods.attach`). */
 const PROVIDER_MUTATION = /\b\w*(?:stripe|adyen|paypal|braintree|gateway)\w*(?:\.\w+)*\.(?:create\w*|update\w*|del|delete\w*|attach|detach|confirm|capture|cancel|pay|void\w*|finalizeInvoice|sendInvoice|markUncollectible|refund\w*|reverse|resume|pause)\s*\(/i;
+const calleeExternal = (line: string): RegExpExecArray | null => EXTERNAL.exec(line) ?? PROVIDER_MUTATION.exec(line);
+const calleeWrite = (line: string): RegExpExecArray | null => WRITE.exec(line) ?? SERVICE_WRITE.exec(line);
 const GENERIC_NAMES = /^(create|update|save|execute|handle|run|call|post|put|patch|delete|process|main|index|default)$/;
 /** Existing idempotency handling in or around a handler. */
 /** The protection note for a route the idempotency-builder runtime already guards. */
@@ -173,13 +184,24 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
       evidence.push('reads or computes without a write: a duplicate costs nothing');
     } else {
       const external = EXTERNAL.exec(body) ?? PROVIDER_MUTATION.exec(body);
-      const write = WRITE.exec(body);
+      const write = WRITE.exec(body) ?? SERVICE_WRITE.exec(body);
+      // A Python view that only validates and calls a service: what the service it calls does (one call deep).
+      const read = (rel: string): readonly string[] => fileLines(ctx.root, rel);
+      const python = file.endsWith('.py') && !external && !write;
+      const reachedExternal = python ? probeCallees(file, fileText, body, { probe: calleeExternal, read, skip: ASKING_NAME }) : undefined;
+      const reachedWrite = python && !reachedExternal ? probeCallees(file, fileText, body, { probe: calleeWrite, read, skip: ASKING_NAME }) : undefined;
       if (external) {
         level = 'external';
         evidence.push(`sends or calls out: \`${external[0].trim()}\` (${file}:${bodyStart + body.slice(0, external.index).split('\n').length - 1})`);
       } else if (write) {
         level = 'write';
         evidence.push(`writes: \`${write[0].trim()}\` (${file}:${bodyStart + body.slice(0, write.index).split('\n').length - 1})`);
+      } else if (reachedExternal) {
+        level = 'external';
+        evidence.push(`sends or calls out through ${reachedExternal.callee}(): \`${reachedExternal.match[0].trim()}\` (${reachedExternal.location})`);
+      } else if (reachedWrite) {
+        level = 'write';
+        evidence.push(`writes through ${reachedWrite.callee}(): \`${reachedWrite.match[0].trim()}\` (${reachedWrite.location})`);
       } else {
         level = endpoint.span ? 'none' : 'write';
         evidence.push(endpoint.span ? 'no write, message or provider call seen in the handler' : 'the handler is defined elsewhere; assumed to write');

@@ -11,7 +11,11 @@ import { braceBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from '.
 const VERB: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE' };
 
 const RULES: readonly EffectRule[] = [
-  { kind: 'payment', value: 'stripe', pattern: /\b\w*(PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\b[^;]*?\.(Create|Confirm|Capture)(Async)?\(|\b\w+\.(Create|Confirm|Capture)Async\([^;]*new RequestOptions/, key: /IdempotencyKey/, requires: /using Stripe/ },
+  // A `StripeClient` service reached through `V1` is left to the rule below, so one call is one finding.
+  { kind: 'payment', value: 'stripe', pattern: /\b\w*(PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\b[^;]*?\.(Create|Confirm|Capture)(Async)?\(|(?<!\bV1\.(?:\w+\.)?)\b\w+\.(Create|Confirm|Capture)Async\([^;]*new RequestOptions/, key: /IdempotencyKey/, requires: /using Stripe/ },
+  // Stripe.net 46+ (2024-10): `client.V1.PaymentIntents.CreateAsync(options, requestOptions)` on a `StripeClient`;
+  // the client may come by injection and `Stripe` by a global using, so any mention of Stripe suffices.
+  { kind: 'payment', value: 'stripe', pattern: /\b\w+\.V1\.(PaymentIntents|Charges|Refunds|Payouts|Transfers|Checkout\.Sessions)\.(Create|Confirm|Capture)(Async)?\(/, key: /IdempotencyKey/, requires: /Stripe/ },
   // `var service = new SessionService(); … await service.CreateAsync(options)`: the call on its own line.
   { kind: 'payment', value: 'stripe', pattern: /\b\w*[sS]ervice\.(Create|Confirm|Capture)(Async)?\((?![^;]*new RequestOptions)/, key: /IdempotencyKey/, requires: /new (PaymentIntent|Charge|Refund|Payout|Transfer|Session)Service\(/ },
   // PayPal server SDK: the key is the input's PaypalRequestId, set where the input is built (key-carriers.ts reads it there).
@@ -19,7 +23,8 @@ const RULES: readonly EffectRule[] = [
   // PayPalCheckoutSdk: a request object whose header is set before `client.Execute(request)` (`.PayPalRequestId(k)` or `Headers.Add("PayPal-Request-Id", k)`).
   { kind: 'payment', value: 'paypal', pattern: /\bnew (Orders(?:Create|Capture|Authorize)|CapturesRefund|AuthorizationsCapture)Request\(/, key: /PayPalRequestId|PayPal-Request-Id/i, requires: /PayPalCheckoutSdk/, construction: true },
   // Adyen: `new RequestOptions { IdempotencyKey = k }` (Adyen.Model) or `new RequestOptions().AddIdempotencyKey(k)` (Adyen.Core.Client).
-  { kind: 'payment', value: 'adyen', pattern: /\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment|CancelAuthorisedPaymentByPspReference|RefundOrCancelPayment|UpdateAuthorisedAmount)(Async)?\(/, key: /IdempotencyKey/, requires: /using Adyen/ },
+  // `Donations(Async)` is Checkout's DonationsService (a donation is a charge); a call without arguments is no SDK call.
+  { kind: 'payment', value: 'adyen', pattern: /\.(Payments|Donations|RefundCapturedPayment|CaptureAuthorisedPayment|CancelAuthorisedPaymentByPspReference|RefundOrCancelPayment|UpdateAuthorisedAmount)(Async)?\((?!\s*\))/, key: /IdempotencyKey/, requires: /using Adyen/ },
   { kind: 'consumer', value: 'rabbitmq', pattern: /\.BasicConsume(?:Async)?\(\s*(?:queue:\s*)?(?:"([^"]+)")?/, channel: 1 },
   { kind: 'consumer', value: 'other', pattern: /:\s*IConsumer<(\w+)>/, channel: 1 },
   { kind: 'consumer', value: 'kafka', pattern: /\.Subscribe\(\s*"([^"]+)"/, channel: 1, requires: /Confluent\.Kafka/ },

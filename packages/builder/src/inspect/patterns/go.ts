@@ -16,7 +16,7 @@ const UPPER: Record<string, MutatingMethod> = { POST: 'POST', PUT: 'PUT', PATCH:
 const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /\b(paymentintent|charge|refund|payout|transfer|session)\.(New|Confirm|Capture)\(/, key: /SetIdempotencyKey|IdempotencyKey/, requires: /stripe-go/ },
   { kind: 'payment', value: 'stripe', pattern: /\.V1(PaymentIntents|Charges|Refunds|Payouts|Transfers)\.(Create|Confirm|Capture)\(/, key: /SetIdempotencyKey|IdempotencyKey/, requires: /stripe-go/ },
-  { kind: 'payment', value: 'adyen', pattern: /\.(PaymentsApi|ModificationsApi)\.(Payments|RefundCapturedPayment|CaptureAuthorisedPayment|CancelAuthorisedPaymentByPspReference|RefundOrCancelPayment|UpdateAuthorisedAmount)\(/, key: /IdempotencyKey/, requires: /adyen-go-api-library/ },
+  { kind: 'payment', value: 'adyen', pattern: /\.(PaymentsApi|ModificationsApi|DonationsApi)\.(Payments|Donations|RefundCapturedPayment|CaptureAuthorisedPayment|CancelAuthorisedPaymentByPspReference|RefundOrCancelPayment|UpdateAuthorisedAmount)\(/, key: /IdempotencyKey/, requires: /adyen-go-api-library/ },
   { kind: 'database', value: 'postgresql', pattern: /\b(pgxpool\.New(WithConfig)?|pgx\.Connect|sql\.Open\(\s*"(postgres|pgx)")/ },
   { kind: 'database', value: 'mysql', pattern: /\bsql\.Open\(\s*"mysql"/ },
   { kind: 'database', value: 'sqlite', pattern: /\b(?:sql|gorm)\.Open\(\s*"sqlite3?"|gorm\/dialects\/sqlite"|gorm\.io\/driver\/sqlite"|sqlite\.Open\(/ },

@@ -13,7 +13,8 @@ const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'paypal', pattern: /->(createOrder|captureOrder|authorizeOrder)\(/, key: /paypalRequestId|PayPal-Request-Id/i, requires: /PaypalServerSdk/ },
   // PayPalCheckoutSdk: `$request->payPalRequestId(k)` or `$request->headers["PayPal-Request-Id"] = k` before `$client->execute($request)`.
   { kind: 'payment', value: 'paypal', pattern: /\bnew (Orders(?:Create|Capture|Authorize)|CapturesRefund|AuthorizationsCapture)Request\(/, key: /payPalRequestId|PayPal-Request-Id/i, requires: /PayPalCheckoutSdk/, construction: true },
-  { kind: 'payment', value: 'adyen', pattern: /->(payments|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|refundOrCancelPayment|updateAuthorisedAmount)\(/, key: /idempotencyKey|Idempotency-Key/, requires: /Adyen\\/ },
+  // `donations` is Checkout's DonationsApi (and the legacy Service\Checkout); without arguments it is an Eloquent relation (`$user->donations()`).
+  { kind: 'payment', value: 'adyen', pattern: /->(payments|donations|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPaymentByPspReference|refundOrCancelPayment|updateAuthorisedAmount)\((?!\s*\))/, key: /idempotencyKey|Idempotency-Key/, requires: /Adyen\\/ },
   { kind: 'consumer', value: 'rabbitmq', pattern: /->basic_consume\(\s*(?:["']([^"']+)["'])?/, channel: 1 },
   { kind: 'scheduler', value: 'laravel scheduler', pattern: /\$schedule->(?:command|job|call)\([^;]*?->(\w+\([^)]*\))/, schedule: 1 },
 ];

@@ -14,7 +14,7 @@ const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'paypal', pattern: /\b(?:orders_controller|orders)\.(create_order|capture_order|authorize_order)\b/, key: /paypal_request_id|PayPal-Request-Id/i, requires: /paypal/i },
   // Braintree: `api_request_key` is its At-Most-Once key (braintree 4.36+).
   { kind: 'payment', value: 'braintree', pattern: /\b(?:Braintree::Transaction|\w+\.transaction)\.(sale|refund|submit_for_settlement|submit_for_partial_settlement|credit)!?\(/, key: /api_request_key/, requires: /Braintree/ },
-  { kind: 'payment', value: 'adyen', pattern: /\.checkout\.(payments_api\.)?payments\b|\.modifications_api\.\w+/, key: /idempotency_key|Idempotency-Key/, requires: /Adyen::Client/ },
+  { kind: 'payment', value: 'adyen', pattern: /\.checkout\.(payments_api\.)?payments\b|\.modifications_api\.\w+|\.donations_api\.donations\b/, key: /idempotency_key|Idempotency-Key/, requires: /Adyen::Client/ },
   { kind: 'scheduler', value: 'whenever', pattern: /^[ \t]*every\s+([^\s,]+(?:\.\w+)?)/m, schedule: 1, requires: /runner|rake|command/ },
   { kind: 'database', value: 'postgresql', pattern: /adapter:\s*postgresql/ },
   { kind: 'database', value: 'mysql', pattern: /adapter:\s*mysql2/ },
