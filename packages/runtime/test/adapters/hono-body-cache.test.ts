@@ -57,6 +57,34 @@ describe('hono adapter: one read of the request body', () => {
     expect(clone).not.toHaveBeenCalled();
   });
 
+  it('builds the readable c.req.raw only for a run of the handler: a replay or a refusal builds no Request', async () => {
+    const hono = app();
+    const body = '{"amount":7}';
+    expect((await post(hono, '/raw', 'k-once', body)).status).toBe(201);
+    const built = vi.fn();
+    const Original = globalThis.Request;
+    // Counts Requests made after the test's own (hono.request builds one per call, before the middleware).
+    vi.spyOn(globalThis, 'Request').mockImplementation(function (this: unknown, ...args: ConstructorParameters<typeof Request>) {
+      if (args[1] && (args[1] as RequestInit).body instanceof ArrayBuffer) built();
+      return new Original(...args);
+    } as unknown as typeof Request);
+    const replay = await post(hono, '/raw', 'k-once', body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await post(hono, '/raw', 'k-once', '{"amount":8}')).status).toBe(409);
+    expect(built).not.toHaveBeenCalled();
+    expect(await (await post(hono, '/raw', 'k-new', body)).json()).toEqual({ got: { amount: 7 }, run: 2 });
+    expect(built).toHaveBeenCalledTimes(1);
+  });
+
+  it('a request let through after its body was read (key in the body, optional) still has a readable c.req.raw', async () => {
+    const engine = createIdempotency({ store: createMemoryStore() });
+    const hono = new Hono();
+    hono.post('/raw', idempotency({ idempotency: engine, scope: () => 'u', key: { fromBody: 'requestId' }, required: false }), async (c) => c.json({ got: await c.req.raw.json() }, 201));
+    const response = await post(hono, '/raw', 'ignored', '{"amount":3}');
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ got: { amount: 3 } });
+  });
+
   it('still fingerprints the body: another body under the same key is 409, nothing runs', async () => {
     const hono = app();
     expect((await post(hono, '/json', 'k', '{"amount":1}')).status).toBe(201);

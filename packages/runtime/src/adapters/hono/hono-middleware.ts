@@ -49,9 +49,11 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
     }
     let send: Response | undefined;
     let ran = false;
+    const view = honoRequestView(c.req, maxRequestBytes);
     const outcome = await http
-      .handle(c, honoRequestView(c.req, maxRequestBytes), async () => {
+      .handle(c, view, async () => {
         ran = true;
+        view.beforeHandler();
         await next(); // Hono turns a handler error into c.res (its onError answer, 500 by default)
         const capture = await captureFetchResponse(c.res, maxBodyBytes);
         send = capture.send;
@@ -62,7 +64,10 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
         if (bodyError === null) throw error;
         return { kind: 'respond', response: requestBodyProblem(bodyError, http.options) } as const; // nothing was claimed
       });
-    if (outcome.kind === 'pass') return next();
+    if (outcome.kind === 'pass') {
+      view.beforeHandler(); // the body may have been read (a key in the body, fail-open)
+      return next();
+    }
     if (outcome.kind === 'respond') return toFetchResponse(outcome.response);
     if (send) {
       // Hono's setter merges the old response's headers into the new one; clear it first so the
