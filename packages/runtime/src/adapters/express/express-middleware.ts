@@ -65,7 +65,7 @@ export function idempotencyMiddleware<Req extends ExpressRequestLike = ExpressRe
       next();
       return capture.response;
     };
-    http.handle(req, nodeRequestView(req, { maxRequestBytes }), execute, disconnect ? { signal: disconnect } : {}).then(
+    http.handle(req, nodeRequestView(req, { maxRequestBytes }), execute, { signal: disconnect }).then(
       (outcome) => {
         if (outcome.kind === 'pass') next();
         else if (outcome.kind === 'respond') writeNodeResponse(res, outcome.response);

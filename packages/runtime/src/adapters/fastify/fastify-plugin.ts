@@ -98,10 +98,10 @@ export async function idempotencyPlugin(fastify: FastifyInstanceLike, options: F
     delete request.headers[REPLAYED_HEADER];
     const config = request.routeOptions?.config as { idempotency?: unknown } | undefined;
     if (config?.idempotency === false || PASSTHROUGH_METHODS.has((request.method ?? 'GET').toUpperCase())) return;
-    const disconnect = reply.raw ? lazyDisconnectSignal(reply.raw, 'The client disconnected before the response was sent.') : undefined;
+    const disconnect = lazyDisconnectSignal(reply.raw, 'The client disconnected before the response was sent.');
     let begun;
     try {
-      begun = await http.begin(request, nodeRequestView(request), disconnect ? { signal: disconnect } : {});
+      begun = await http.begin(request, nodeRequestView(request), { signal: disconnect });
     } catch (error) {
       const bodyError = asRequestBodyError(error);
       if (!bodyError) throw error;

@@ -15,8 +15,8 @@ export interface ClosableResponse {
 /**
  * @example http.handle(req, view, execute, { signal: lazyDisconnectSignal(res, 'The client closed the connection.') });
  */
-export function lazyDisconnectSignal(res: ClosableResponse, message: string): (() => AbortSignal) | undefined {
-  if (typeof res.once !== 'function') return undefined;
+export function lazyDisconnectSignal(res: ClosableResponse | undefined, message: string): (() => AbortSignal) | undefined {
+  if (typeof res?.once !== 'function') return undefined;
   let signal: AbortSignal | undefined;
   return () => {
     if (signal) return signal;

@@ -110,7 +110,7 @@ export class IdempotencyInterceptor<Req extends NestRequestLike = NestRequestLik
           return response;
         });
       };
-      http.handle(request, nodeRequestView(request, { maxRequestBytes: this.#maxRequestBytes }), execute, disconnect ? { signal: disconnect } : {}).then(
+      http.handle(request, nodeRequestView(request, { maxRequestBytes: this.#maxRequestBytes }), execute, { signal: disconnect }).then(
         (outcome) => {
           if (outcome.kind === 'pass') inner = next.handle().subscribe(subscriber);
           else if (outcome.kind === 'respond') {
