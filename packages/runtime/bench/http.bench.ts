@@ -22,6 +22,7 @@ import { loadavg } from 'node:os';
 import { probeTcp } from '../test/support/services.js';
 import { FRAMEWORKS, HANDLER_DESCRIPTION, type BenchFramework } from './http/apps.js';
 import { load, request, startServer, type AutocannonRequest, type AutocannonResult, type BenchServer } from './http/load.js';
+import { ceiling, measureFloor, type RequestFloor } from './http/floor.js';
 import { STORE_KINDS, type BenchStoreKind } from './http/stores.js';
 import type { BenchSuite, Reporter, Row } from './harness.js';
 
@@ -153,15 +154,34 @@ function report(subject: Subject, cases: readonly CaseName[], reporter: Reporter
   reporter.table(`${server.framework} — ${server.store}`, rows);
 }
 
-function summary(subjects: readonly Subject[], reporter: Reporter): void {
+function summary(subjects: readonly Subject[], floors: ReadonlyMap<BenchStoreKind, RequestFloor>, reporter: Reporter): void {
   reporter.line('\nSummary: ratio = protected ÷ unprotected ops/s of the same server in this run (goals: new key ≥ 0.85×, replay ≥ 1.00×); server CPU µs per request');
-  reporter.line('| framework | store | new key | replay | CPU plain | CPU new key | CPU replay | CPU 409 |');
-  reporter.line('|---|---|---:|---:|---:|---:|---:|---:|');
+  reporter.line('ceiling = the ratio the floor alone leaves (plain CPU ÷ (plain CPU + floor), see bench/http/floor.ts)');
+  reporter.line('| framework | store | new key | ceiling | replay | ceiling | CPU plain | CPU new key | CPU replay | CPU 409 |');
+  reporter.line('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { server, tallies } of subjects) {
     const ratio = (name: CaseName) => (tallies[name].served && tallies.plain.served ? `${(opsOf(tallies[name]) / opsOf(tallies.plain)).toFixed(2)}x` : '');
     const cpu = (name: CaseName) => (tallies[name].served ? cpuPerRequest(tallies[name]).toFixed(0) : '');
-    reporter.line(`| ${server.framework} | ${server.kind} | ${ratio('fresh')} | ${ratio('replay')} | ${cpu('plain')} | ${cpu('fresh')} | ${cpu('replay')} | ${cpu('duplicates')} |`);
+    const floor = floors.get(server.kind);
+    const plainCpu = tallies.plain.served ? cpuPerRequest(tallies.plain) : undefined;
+    const bound = (addedUs: number | undefined) => (plainCpu === undefined || addedUs === undefined ? '' : `${ceiling(plainCpu, addedUs).toFixed(2)}x`);
+    reporter.line(
+      `| ${server.framework} | ${server.kind} | ${ratio('fresh')} | ${bound(floor?.newKeyUs)} | ${ratio('replay')} | ${bound(floor && floor.replayUs - floor.handlerUs)} | ${cpu('plain')} | ${cpu('fresh')} | ${cpu('replay')} | ${cpu('duplicates')} |`,
+    );
   }
+}
+
+/** The floor of every store in the run, measured before the servers start (so nothing else runs). */
+async function floorsOf(kinds: readonly BenchStoreKind[], reporter: Reporter): Promise<Map<BenchStoreKind, RequestFloor>> {
+  const floors = new Map<BenchStoreKind, RequestFloor>();
+  for (const kind of kinds) {
+    const floor = await measureFloor(kind);
+    floors.set(kind, floor);
+    reporter.line(
+      `floor on ${kind}: new key ${floor.newKeyUs.toFixed(1)} µs CPU (fingerprint + claim + complete), replay ${floor.replayUs.toFixed(1)} µs (fingerprint + claim), handler alone ${floor.handlerUs.toFixed(1)} µs`,
+    );
+  }
+  return floors;
 }
 
 /** Why a store cannot be measured now, or null. */
@@ -186,6 +206,7 @@ const suite: BenchSuite = {
       else kinds.push(kind);
     }
     const runId = Date.now().toString(36);
+    const floors = await floorsOf(kinds, reporter);
     const startLoad = loadavg().map((l) => l.toFixed(2)).join(' ');
     const servers = await Promise.all(frameworks.flatMap((framework) => kinds.map((kind) => startServer(framework, kind, process.env.BENCH_HTTP_CPU_PROF))));
     try {
@@ -203,7 +224,7 @@ const suite: BenchSuite = {
         }
       }
       for (const subject of subjects) report(subject, cases, reporter);
-      summary(subjects, reporter);
+      summary(subjects, floors, reporter);
       reporter.line(`load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     } finally {
       await Promise.all(servers.map((server) => server.stop()));

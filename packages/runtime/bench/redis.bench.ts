@@ -14,6 +14,7 @@ import { claimCeiling } from './redis/ceiling.js';
 import { closedLoop, mergeRounds, type LoadResult } from './redis/closed-loop.js';
 import { commandStats, costBetween, type ServerCost } from './redis/commandstats.js';
 import { duplicateCheck, type DuplicateCheck } from './redis/duplicates.js';
+import { onePlainGet, storeOnly, twoPlainCommands } from './redis/floors.js';
 import { startHttpBench } from './redis/http.js';
 import { ours } from './redis/ours.js';
 import { nodeIdempotency, peersMissing, powertools, type Contender, type Payload, type Running } from './redis/peers.js';
@@ -157,21 +158,33 @@ const suite: BenchSuite = {
       ours('node-redis', p('ours-nr')),
       ...(missing ? [] : [powertools(true, p('pt-ctx')), powertools(false, p('pt-noctx')), nodeIdempotency(p('ni'))]),
     ];
-    const prefixes = [p('rb'), p('ours-http'), `bench-http-${runId}-`, ...contenders.map((c) => c.keyPrefix)];
+    // Measured in the same rounds as the first requests, never counted as contenders.
+    const floors: Contender[] = [storeOnly(p('floor-store')), twoPlainCommands('ioredis', p('floor-io')), twoPlainCommands('node-redis', p('floor-nr'))];
+    const replayFloor = onePlainGet(p('floor-get'));
+    const prefixes = [p('rb'), p('ours-http'), `bench-http-${runId}-`, ...[...contenders, ...floors, replayFloor].map((c) => c.keyPrefix)];
     try {
       report.line(`load: ${CONCURRENCY} calls in flight per case; ${ROUNDS} interleaved rounds of ${totalMs / ROUNDS} ms per case; Redis 127.0.0.1:6379; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
       const before = await claimCeiling(p('rb'), CONCURRENCY, 100_000);
       report.line(`ceiling command: ${before.command}`);
       const { value: tables, warnings } = await quietly(async () => {
         const running = await Promise.all(contenders.map((contender) => contender.start(tiny)));
+        const floorsRunning = await Promise.all([...floors, replayFloor].map((floor) => floor.start(tiny)));
         try {
           const firstCosts: ServerCost[] = [];
           const replayCosts: ServerCost[] = [];
-          const first = await interleaved(contenders.map((contender, i) => firstRequests(contender, running[i]!, runId)), firstCosts);
-          const replay = await interleaved(await Promise.all(contenders.map((contender, i) => replays(contender, running[i]!, runId))), replayCosts);
-          return { first, replay, firstCosts, replayCosts };
+          const withFloors = await interleaved(
+            [...contenders, ...floors].map((contender, i) => firstRequests(contender, (running[i] ?? floorsRunning[i - running.length])!, runId)),
+            firstCosts,
+          );
+          const first = withFloors.slice(0, contenders.length);
+          const floorResults = withFloors.slice(contenders.length);
+          const replayCases = [...contenders, replayFloor].map((contender, i) => replays(contender, (running[i] ?? floorsRunning[floors.length])!, runId));
+          const withReplayFloor = await interleaved(await Promise.all(replayCases), replayCosts);
+          const replay = withReplayFloor.slice(0, contenders.length);
+          const replayFloorResult = withReplayFloor[contenders.length]!;
+          return { first, replay, firstCosts, replayCosts, floorResults, replayFloorResult };
         } finally {
-          await Promise.all(running.map((one) => one.stop()));
+          await Promise.all([...running, ...floorsRunning].map((one) => one.stop()));
         }
       });
       const after = await claimCeiling(p('rb'), CONCURRENCY, 100_000);
@@ -188,8 +201,18 @@ const suite: BenchSuite = {
         [ceiling, ...tables.first.map((result, i) => ({ ...rowOf(contenders[i]!.label, result, ceiling.opsPerSec), note: costNote(tables.firstCosts[i]) }))],
       );
       report.table(
+        'Floors, first request per key, measured in the same rounds (bench/redis/floors.ts); ratio = share of the ceiling',
+        tables.floorResults.map((result, i) => ({
+          ...rowOf(floors[i]!.label, result, ceiling.opsPerSec),
+          note: costNote(tables.firstCosts[contenders.length + i]),
+        })),
+      );
+      report.table(
         `Replay of a completed key (${REPLAY_KEYS} keys asked again); ratio vs our store (ioredis)`,
-        tables.replay.map((result, i) => ({ ...rowOf(contenders[i]!.label, result, tables.replay[0]!.opsPerSec), note: costNote(tables.replayCosts[i]) })),
+        [...tables.replay, tables.replayFloorResult].map((result, i) => ({
+          ...rowOf(contenders[i]?.label ?? replayFloor.label, result, tables.replay[0]!.opsPerSec),
+          note: costNote(tables.replayCosts[i]),
+        })),
       );
       const fastestPeer = (results: readonly LoadResult[]) => Math.max(0, ...results.slice(OUR_CONTENDERS).map((r) => r.opsPerSec));
       const ourBest = (results: readonly LoadResult[]) => Math.max(...results.slice(0, OUR_CONTENDERS).map((r) => r.opsPerSec));
@@ -198,6 +221,12 @@ const suite: BenchSuite = {
           `ours (faster client) ÷ fastest peer: first request ${(ourBest(tables.first) / fastestPeer(tables.first)).toFixed(2)}x (goal 1.5x), ` +
             `replay ${(ourBest(tables.replay) / fastestPeer(tables.replay)).toFixed(2)}x (goal 2x); ` +
             `share of the EVALSHA ceiling ${(ourBest(tables.first) / (ceiling.opsPerSec ?? 1)).toFixed(2)} (goal 0.5)`,
+        );
+        const bestTwoCommands = Math.max(...tables.floorResults.slice(1).map((r) => r.opsPerSec));
+        report.line(
+          `the two plain commands alone, raw client, nothing around them: ${(bestTwoCommands / fastestPeer(tables.first)).toFixed(2)}x the fastest peer ` +
+            `(a library making the same two round trips cannot pass this); our store alone: ${(tables.floorResults[0]!.opsPerSec / fastestPeer(tables.first)).toFixed(2)}x; ` +
+            `one plain GET alone: ${(tables.replayFloorResult.opsPerSec / fastestPeer(tables.replay)).toFixed(2)}x the fastest peer's replay (the most any one-round-trip replay can reach)`,
         );
       }
       if (warnings) report.line(`note: Powertools without a Lambda context printed ${warnings} console warnings ("Could not determine remaining time left"), silenced during the run`);

@@ -5,7 +5,14 @@
  *  - `createTransactionalIdempotency().run()` inside one BEGIN … COMMIT (claim, INSERT and
  *    complete commit together),
  * at 1, 8 and 32 clients. Each commit waits for the WAL flush (synchronous_commit as the server
- * has it), which is what transactional mode saves twice per call.
+ * has it), which is what transactional mode saves twice per call — at the price of more round
+ * trips (BEGIN and COMMIT, and two statements of its own that set the claim's lock_timeout and
+ * prove the claim ran inside the caller's transaction).
+ *
+ * The ceiling: the raw `pg` driver on the same pool running the bare statement shapes — three
+ * autocommitted writes vs BEGIN + three writes + COMMIT (the fewest any transactional design can
+ * send), and the same with the two extra statements. Their ratio is what the trade of round trips
+ * for commits can give on this machine, whatever the library does.
  * Seconds per case = IDEMPOTENCY_BENCH_PG_SECONDS (default 1).
  */
 import pg from 'pg';
@@ -69,8 +76,12 @@ const suite: BenchSuite = {
             client.release();
           }
         });
+        const raw = await rawShapes(pool, `"${schema}".raw_shapes`, clients, round);
         rows.push({ label: `run(): claim, INSERT, complete — three commits, ${clients} client(s) (baseline)`, opsPerSec: twoCommit, ratio: 1 });
         rows.push({ label: `transactional run(): BEGIN, claim, INSERT, complete, COMMIT, ${clients} client(s)`, opsPerSec: oneCommit, ratio: oneCommit / twoCommit });
+        rows.push({ label: `  raw pg, 3 autocommitted writes, ${clients} client(s) (ceiling baseline)`, opsPerSec: raw.threeCommits, ratio: 1 });
+        rows.push({ label: `  raw pg, BEGIN + 3 writes + COMMIT (5 round trips), ${clients} client(s)`, opsPerSec: raw.fiveTrips, ratio: raw.fiveTrips / raw.threeCommits });
+        rows.push({ label: `  raw pg, the same + 2 SELECTs (7 round trips, as transactional run()), ${clients} client(s)`, opsPerSec: raw.sevenTrips, ratio: raw.sevenTrips / raw.threeCommits });
       }
       report.table('protected payment INSERTs per second (ratio = transactional / separate commits)', rows);
     } finally {
@@ -79,5 +90,40 @@ const suite: BenchSuite = {
     }
   },
 };
+
+/**
+ * The bare statement shapes on the raw driver: a keyed INSERT (the claim), a second INSERT (the
+ * business write) and a keyed UPDATE (the completion), autocommitted or in one transaction.
+ */
+async function rawShapes(pool: pg.Pool, table: string, clients: number, round: number) {
+  await pool.query(`CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, status text NOT NULL, body text)`);
+  const claim = { name: 'raw-claim', text: `INSERT INTO ${table} (id, status) VALUES ($1, 'PROCESSING')` };
+  const business = { name: 'raw-business', text: `INSERT INTO ${table} (id, status) VALUES ($1 || ':payment', 'DONE')` };
+  const complete = { name: 'raw-complete', text: `UPDATE ${table} SET status = 'COMPLETED', body = $2 WHERE id = $1` };
+  const select = { name: 'raw-select', text: `SELECT set_config('lock_timeout', $1, true)` };
+  const writes = async (client: pg.Pool | pg.PoolClient, key: string) => {
+    await client.query({ ...claim, values: [key] });
+    await client.query({ ...business, values: [key] });
+    await client.query({ ...complete, values: [key, '{"id":1}'] });
+  };
+  const inTransaction = (extra: boolean) => async (n: number, prefix: string) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (extra) await client.query({ ...select, values: ['5000ms'] });
+      await writes(client, `${prefix}-${round}-${n}`);
+      if (extra) await client.query({ ...select, values: ['0'] });
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+  };
+  const threeCommits = await throughput(clients, SECONDS * 1000, (n) => writes(pool, `three-${round}-${n}`));
+  const five = inTransaction(false);
+  const seven = inTransaction(true);
+  const fiveTrips = await throughput(clients, SECONDS * 1000, (n) => five(n, 'five'));
+  const sevenTrips = await throughput(clients, SECONDS * 1000, (n) => seven(n, 'seven'));
+  return { threeCommits, fiveTrips, sevenTrips };
+}
 
 export default suite;

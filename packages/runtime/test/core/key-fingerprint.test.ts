@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import {
   buildKey,
@@ -10,7 +11,7 @@ import {
   newClientIntent,
   validateKey,
 } from '../../src/index.js';
-import { UnhashableInputError } from '../../src/core/fingerprint.js';
+import { fingerprintBytes, UnhashableInputError } from '../../src/core/fingerprint.js';
 
 describe('keys', () => {
   it('accepts the spec charset up to 255 characters and nothing else', () => {
@@ -67,6 +68,15 @@ describe('fingerprints', () => {
     expect(fingerprintJson({ amount: 5000, currency: 'EUR' })).not.toBe(fingerprintJson({ amount: 4999, currency: 'EUR' }));
     expect(fingerprintJson({ a: { t: 1, x: 1 } }, { exclude: ['a.t'] })).toBe(fingerprintJson({ a: { x: 1, t: 2 } }, { exclude: ['a.t'] }));
     expect(fingerprintJson({ timestamp: 1 }, { exclude: [] })).not.toBe(fingerprintJson({ timestamp: 2 }, { exclude: [] }));
+  });
+
+  it('keeps the SHA-256 of the canonical text, whichever hashing API computes it (stored records depend on it)', () => {
+    const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+    expect(fingerprintJson({ b: 1, a: 'é€😀' })).toBe(sha256('{"a":"é€😀","b":1}'));
+    expect(fingerprintFields([4999, 'EUR', null])).toBe(sha256('number:4:4999|string:3:EUR|n'));
+    const bytes = new Uint8Array([0, 255, 128, 10]).subarray(1, 3);
+    expect(fingerprintBytes(bytes)).toBe(sha256(Buffer.from([255, 128])));
+    expect(fingerprintBytes('naïve')).toBe(sha256(Buffer.from('naïve', 'utf8')));
   });
 
   it('compares in constant time and rejects different lengths', () => {
