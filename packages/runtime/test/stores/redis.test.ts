@@ -118,6 +118,31 @@ describe.skipIf(Boolean(skip))('redis store: what only Redis has', () => {
     expect(await store.size()).toBe(1); // the fence key is not a record
   });
 
+  it('stores bodies byte for byte whichever way they are sent (small UTF-8 as text, other bytes as Buffers)', async () => {
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const bodies = {
+      bom: new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('{"a":1}')]), // TextDecoder drops a BOM unless told not to
+      multibyte: utf8('{"name":"Zoë €5 😀"}'),
+      invalid: new Uint8Array([0x7b, 0xc3, 0x28, 0xff, 0x7d]), // not UTF-8: must not become U+FFFD
+      lone: new Uint8Array([0xed, 0xa0, 0x80]), // an encoded lone surrogate: invalid UTF-8
+      large: utf8(`"${'x'.repeat(40 * 1024)}é"`), // over the text limit: sent as a Buffer
+      empty: new Uint8Array(0),
+    };
+    for (const [client, label] of [
+      [ioAuto!, 'bytes-io'],
+      [nodeRedis!, 'bytes-nr'],
+    ] as const) {
+      const store = storeOver(client, label);
+      for (const [name, body] of Object.entries(bodies)) {
+        const id = { key: testKey(name), scope: 'user-1' };
+        const { lockVersion } = claimed(await store.claim(claimInput(id.key)));
+        const response = { statusCode: 200, headers: null, body, encoding: 'bytes' };
+        expect(await store.complete({ ...id, lockVersion, response, ttlMs: 60_000 })).toBe('applied');
+        expect(Buffer.from((await store.get(id))!.response!.body).equals(Buffer.from(body)), `${label} ${name}`).toBe(true);
+      }
+    }
+  });
+
   it('reads the same records through RESP2, RESP3, stringNumbers and node-redis clients', async () => {
     const variants = [
       new Redis({ port: 6379, host: '127.0.0.1', protocol: 2 }),
