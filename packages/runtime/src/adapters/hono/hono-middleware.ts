@@ -49,6 +49,8 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
     }
     let send: Response | undefined;
     let ran = false;
+    // `signal` is read only if the handler asks for it: on @hono/node-server its getter makes an
+    // AbortController per request.
     const view = honoRequestView(c.req, maxRequestBytes);
     const outcome = await http
       .handle(c, view, async () => {
@@ -58,7 +60,7 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
         const capture = await captureFetchResponse(c.res, maxBodyBytes);
         send = capture.send;
         return capture.captured;
-      }, { signal: request.signal })
+      }, { signal: () => request.signal })
       .catch((error: unknown) => {
         const bodyError = ran ? null : asRequestBodyError(error);
         if (bodyError === null) throw error;
