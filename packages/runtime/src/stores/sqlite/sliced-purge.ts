@@ -16,8 +16,8 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Wraps one bounded DELETE (`deleteUpTo(rows)` answers the rows it removed, each call its own
  * transaction) into `purgeExpired(batchSize)`: slices sized to take about `sliceMs` each, learnt
- * from the previous slice and kept across calls, with a `setImmediate` turn between slices so
- * pending I/O and timers run. Each slice re-reads the store clock and the status, so nothing
+ * from the previous slice and kept across calls, with a `setImmediate` turn before each slice so
+ * pending I/O and timers run between any two slices, within a call or across calls. Each slice re-reads the store clock and the status, so nothing
  * PROCESSING or unexpired is ever deleted, whatever happens between slices.
  * @example const purge = slicedPurge((rows) => statement.run({ batchSize: rows }).changes, { sliceMs: 2, stopped: () => closed });
  */
@@ -29,6 +29,12 @@ export function slicedPurge(
   return async (batchSize) => {
     let removed = 0;
     while (removed < batchSize && !stopped()) {
+      // A turn before every slice, the first of a call too: a caller that loops over batches
+      // (the cleanup job) ran the last slice of one batch and the first of the next back to back,
+      // and claims waited for both (bench/sqlite.bench.ts, startCleanup over 10^6 expired rows:
+      // claim p99 2.3-7.0x the p99 without a purge before, 1.2-2.0x with this turn).
+      await turn();
+      if (stopped()) break;
       const want = Math.min(sliceRows, batchSize - removed);
       const started = performance.now();
       const deleted = deleteUpTo(want);
@@ -39,7 +45,6 @@ export function slicedPurge(
       // collapse the slice, nor one fast slice balloon it.
       const target = (want * sliceMs) / Math.max(tookMs, 0.01);
       sliceRows = Math.round(Math.min(MAX_SLICE_ROWS, sliceRows * 2, Math.max(MIN_SLICE_ROWS, sliceRows / 2, target)));
-      if (removed < batchSize) await turn();
     }
     return removed;
   };
