@@ -90,20 +90,6 @@ describe('metrics adapters against the real libraries', () => {
     expect(gauges).toEqual([1]);
     await job.stop();
   });
-
-  it('the cleanup job counts the store only when a metrics sink collects the gauge', async () => {
-    let counted = 0;
-    const store = { purgeExpired: async () => 0, size: async () => ++counted };
-    const quiet = startCleanup({ store, intervalMs: 3_600_000 });
-    await quiet.runOnce();
-    await quiet.stop();
-    expect(counted).toBe(0);
-    const gauges: number[] = [];
-    const watched = startCleanup({ store, intervalMs: 3_600_000, metrics: { increment() {}, observe() {}, gauge: (_n, v) => gauges.push(v) } });
-    await watched.runOnce();
-    await watched.stop();
-    expect(gauges).toEqual([1]);
-  });
 });
 
 describe('log hygiene', () => {
