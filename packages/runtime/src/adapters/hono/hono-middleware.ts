@@ -49,8 +49,9 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
     }
     let send: Response | undefined;
     let ran = false;
-    // `signal` is read only if the handler asks for it: on @hono/node-server its getter makes an
+    // Read only if the handler reads its signal: on @hono/node-server the getter makes an
     // AbortController per request.
+    const signal = () => request.signal;
     const view = honoRequestView(c.req, maxRequestBytes);
     const outcome = await http
       .handle(c, view, async () => {
@@ -60,7 +61,7 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
         const capture = await captureFetchResponse(c.res, maxBodyBytes);
         send = capture.send;
         return capture.captured;
-      }, { signal: () => request.signal })
+      }, { signal })
       .catch((error: unknown) => {
         const bodyError = ran ? null : asRequestBodyError(error);
         if (bodyError === null) throw error;

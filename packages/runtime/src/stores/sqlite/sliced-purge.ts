@@ -17,8 +17,9 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * Wraps one bounded DELETE (`deleteUpTo(rows)` answers the rows it removed, each call its own
  * transaction) into `purgeExpired(batchSize)`: slices sized to take about `sliceMs` each, learnt
  * from the previous slice and kept across calls, with a `setImmediate` turn before each slice so
- * pending I/O and timers run between any two slices, within a call or across calls. Each slice re-reads the store clock and the status, so nothing
- * PROCESSING or unexpired is ever deleted, whatever happens between slices.
+ * pending I/O and timers run between any two slices, within a call or across calls. Each slice
+ * re-reads the store clock and the status, so nothing PROCESSING or unexpired is ever deleted,
+ * whatever happens between slices.
  * @example const purge = slicedPurge((rows) => statement.run({ batchSize: rows }).changes, { sliceMs: 2, stopped: () => closed });
  */
 export function slicedPurge(
