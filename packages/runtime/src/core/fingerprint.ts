@@ -137,7 +137,10 @@ export function fingerprintJson(body: unknown, { exclude = DEFAULT_EXCLUDED_PATH
   if (trimmed !== null && typeof trimmed === 'object' && !Array.isArray(trimmed)) {
     // A top-level name (every default) is looked up as it is: splitting the eight defaults on
     // every call was 30 % of a small body's fingerprint.
-    for (const path of exclude) trimmed = path.includes('.') ? omitPath(trimmed, path.split('.')) : omitPath(trimmed, [path]);
+    for (const path of exclude) {
+      if (path.includes('.')) trimmed = omitPath(trimmed, path.split('.'));
+      else if (path in (trimmed as object)) trimmed = omitPath(trimmed, [path]);
+    }
   }
   const canonical = canonicalize(trimmed === undefined ? null : trimmed);
   return sha256Hex(canonical ?? 'null');

@@ -2,6 +2,7 @@
  * The ioredis client (a standalone `Redis` or a `Cluster`) behind the `RedisPort`. Types are
  * structural: this file never imports ioredis.
  */
+import { isUtf8 } from 'node:buffer';
 import type { RedisCommand, RedisNodePort, RedisPort, RedisResult } from './client-port.js';
 
 /** The pipeline of an ioredis client, as far as the store uses it. */
@@ -33,8 +34,8 @@ const isCluster = (client: IoRedisLike): client is IoRedisClusterLike =>
 
 /** Bytes up to this size are offered to ioredis as text when they are valid UTF-8 (see toArg). */
 const TEXT_ARG_MAX_BYTES = 16 * 1024;
-/** Fatal: invalid UTF-8 throws instead of becoming U+FFFD. ignoreBOM: a leading BOM stays in the text. */
-const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** Used only on bytes `isUtf8` accepted; ignoreBOM: a leading BOM stays in the text. */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * One argument as ioredis takes it. A single Buffer argument switches ioredis to building the
@@ -45,13 +46,9 @@ const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 function toArg(arg: string | Uint8Array): string | Buffer {
   if (typeof arg === 'string') return arg;
-  if (arg.byteLength <= TEXT_ARG_MAX_BYTES) {
-    try {
-      return exactUtf8.decode(arg);
-    } catch {
-      // Not UTF-8: sent as the bytes themselves.
-    }
-  }
+  // Checked without throwing: binary bodies (an encryption codec's, say) are common, and an
+  // exception per call would cost more than the Buffer path it avoids.
+  if (arg.byteLength <= TEXT_ARG_MAX_BYTES && isUtf8(arg)) return utf8.decode(arg);
   return Buffer.isBuffer(arg) ? arg : Buffer.from(arg.buffer, arg.byteOffset, arg.byteLength);
 }
 
