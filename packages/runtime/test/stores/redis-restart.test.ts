@@ -106,7 +106,9 @@ describe.skipIf(!serverInstalled)('redis store when Redis restarts mid-run', () 
 
   it('reloads its scripts after a restart empties the script cache (NOSCRIPT, then EVAL)', async () => {
     const store = createRedisStore({ client: client!, prefix: 'noscript:' });
-    const claim = { key: 'ns-1', scope: 'user-1', fingerprint: fp, owner: null, leaseMs: 1_000, ttlMs: 60_000, replaceExpired: true };
+    // A lease longer than any restart: with 1 s, a restart that took 1.3 s under a CI run let the
+    // lease lapse, and the second claim rightly took the orphan over instead of answering 'existing'.
+    const claim = { key: 'ns-1', scope: 'user-1', fingerprint: fp, owner: null, leaseMs: 30_000, ttlMs: 60_000, replaceExpired: true };
     expect((await store.claim(claim)).outcome).toBe('claimed');
     await server!.kill('SIGTERM');
     await server!.restart();
