@@ -6,10 +6,7 @@
  * the ratio (the store's own overhead) is what carries over, not the absolute figures.
  * Env: IDEMPOTENCY_BENCH_DYNAMO_MS = measured ms per side and case (default 3000).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { createServer, type AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocument } from '@aws-sdk/lib-dynamodb';
@@ -17,6 +14,7 @@ import { fingerprintFields } from '@idempotency-builder/runtime';
 import { createDynamoDbStore, createDynamoDbTable } from '@idempotency-builder/runtime/dynamodb';
 import { claimExpression, finishExpression } from '../src/stores/dynamodb/expressions.js';
 import { partitionKey } from '../src/stores/dynamodb/item-mapping.js';
+import { startDynalite } from './dynalite.js';
 import type { BenchSuite, Reporter, Row } from './harness.js';
 
 const MS = Number(process.env.IDEMPOTENCY_BENCH_DYNAMO_MS ?? 3_000);
@@ -27,27 +25,6 @@ const response = { statusCode: 201, headers: { 'content-type': 'application/json
 const leaseMs = 30_000;
 const ttlMs = 3_600_000;
 const skewMs = 1_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function startDynalite(): Promise<{ endpoint: string; child: ChildProcess }> {
-  const port = await freePort();
-  const entry = createRequire(import.meta.url).resolve('dynalite');
-  const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(entry)})({ createTableMs: 0 }).listen(${port}, '127.0.0.1', () => console.log('ready'))`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`dynalite exited (${code})`)));
-  });
-  return { endpoint: `http://127.0.0.1:${port}`, child };
-}
 
 async function throughput(clients: number, ms: number, op: () => Promise<unknown>): Promise<number> {
   const started = performance.now();

@@ -1,7 +1,8 @@
 /**
  * HTTP overhead of the idempotency adapters: Express 5, Fastify 5 and Hono 4 (@hono/node-server),
  * each over the memory and SQLite stores, one server process per framework × store, driven by
- * autocannon on loopback. Per server, four cases with the same handler: unprotected (baseline),
+ * autocannon on loopback. Per server, five cases with the same handler: unprotected (baseline),
+ * the least adapter with a new key per request (the in-situ floor: http/least-adapter.ts),
  * protected with a new key per request, protected replays of one key, and duplicates rejected
  * while the key is in progress. Cases run in interleaved rounds (every server, every case, then
  * again), so a noisy neighbour slows them all alike; ratios are protected ÷ unprotected of the
@@ -13,7 +14,7 @@
  *      BENCH_HTTP_ROUNDS   rounds (default 3)
  *      BENCH_HTTP_STORES   default memory,sqlite (postgres and redis run when listed and reachable)
  *      BENCH_HTTP_FRAMEWORKS  default express,fastify,hono
- *      BENCH_HTTP_CASES    default plain,fresh,replay,duplicates
+ *      BENCH_HTTP_CASES    default plain,least,fresh,replay,duplicates
  *      BENCH_HTTP_CONNECTIONS  default 32
  *      BENCH_HTTP_CPU_PROF a directory: servers run under --cpu-prof and write their profiles there
  *      IDEMPOTENCY_BENCH_RUNTIME_DIST  a private dist to load the runtime from (see runtime-import.ts)
@@ -36,17 +37,18 @@ const list = <T extends string>(env: string | undefined, all: readonly T[], fall
   if (unknown.length > 0) throw new Error(`unknown ${unknown.join(', ')}: expected some of ${all.join(', ')}`);
   return wanted as T[];
 };
-const CASES = ['plain', 'fresh', 'replay', 'duplicates'] as const;
+const CASES = ['plain', 'least', 'fresh', 'replay', 'duplicates'] as const;
 type CaseName = (typeof CASES)[number];
 
 const LABELS: Record<CaseName, string> = {
   plain: 'unprotected handler (baseline)',
+  least: 'least adapter, new key per request (in-situ floor)',
   fresh: 'protected, new key per request',
   replay: 'protected, replay of one key',
   duplicates: 'duplicates while in progress (409)',
 };
 /** The status every response of a case should have. */
-const EXPECTED: Record<CaseName, string> = { plain: '201', fresh: '201', replay: '201', duplicates: '409' };
+const EXPECTED: Record<CaseName, string> = { plain: '201', least: '201', fresh: '201', replay: '201', duplicates: '409' };
 
 /** One case of one server, summed over the rounds. */
 interface Tally {
@@ -104,7 +106,7 @@ async function prepare(server: BenchServer, runId: string): Promise<Subject> {
   const replayKey = `replay-${tag}`;
   const primed = await post(server, '/protected', replayKey);
   if (primed !== 201) throw new Error(`${server.framework}/${server.kind}: priming the replay key answered ${primed}`);
-  const shapes = { plain: request('/plain'), fresh: request('/protected', () => `new-${tag}-${n++}`), replay: request('/protected', replayKey) };
+  const shapes = { plain: request('/plain'), least: request('/least', () => `least-${tag}-${n++}`), fresh: request('/protected', () => `new-${tag}-${n++}`), replay: request('/protected', replayKey) };
   // Warm-up (not counted): JIT, sockets, the store's first pages.
   for (const shape of Object.values(shapes)) await load(server.url, shape, 0.5, CONNECTIONS);
   const tallies = Object.fromEntries(CASES.map((name) => [name, newTally()])) as Record<CaseName, Tally>;
@@ -156,9 +158,9 @@ function report(subject: Subject, cases: readonly CaseName[], reporter: Reporter
 
 function summary(subjects: readonly Subject[], floors: ReadonlyMap<BenchStoreKind, RequestFloor>, reporter: Reporter): void {
   reporter.line('\nSummary: ratio = protected ÷ unprotected ops/s of the same server in this run (goals: new key ≥ 0.85×, replay ≥ 1.00×); server CPU µs per request');
-  reporter.line('ceiling = the ratio the floor alone leaves (plain CPU ÷ (plain CPU + floor), see bench/http/floor.ts)');
-  reporter.line('| framework | store | new key | ceiling | replay | ceiling | CPU plain | CPU new key | CPU replay | CPU 409 |');
-  reporter.line('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  reporter.line('ceiling = the ratio the floor alone leaves (plain CPU ÷ (plain CPU + floor), see bench/http/floor.ts); least = the least adapter\'s ratio, measured (its CPU beside)');
+  reporter.line('| framework | store | new key | ceiling | least | replay | ceiling | CPU plain | CPU least | CPU new key | CPU replay | CPU 409 |');
+  reporter.line('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { server, tallies } of subjects) {
     const ratio = (name: CaseName) => (tallies[name].served && tallies.plain.served ? `${(opsOf(tallies[name]) / opsOf(tallies.plain)).toFixed(2)}x` : '');
     const cpu = (name: CaseName) => (tallies[name].served ? cpuPerRequest(tallies[name]).toFixed(0) : '');
@@ -166,7 +168,8 @@ function summary(subjects: readonly Subject[], floors: ReadonlyMap<BenchStoreKin
     const plainCpu = tallies.plain.served ? cpuPerRequest(tallies.plain) : undefined;
     const bound = (addedUs: number | undefined) => (plainCpu === undefined || addedUs === undefined ? '' : `${ceiling(plainCpu, addedUs).toFixed(2)}x`);
     reporter.line(
-      `| ${server.framework} | ${server.kind} | ${ratio('fresh')} | ${bound(floor?.newKeyUs)} | ${ratio('replay')} | ${bound(floor && floor.replayUs - floor.handlerUs)} | ${cpu('plain')} | ${cpu('fresh')} | ${cpu('replay')} | ${cpu('duplicates')} |`,
+      `| ${server.framework} | ${server.kind} | ${ratio('fresh')} | ${bound(floor?.newKeyUs)} | ${ratio('least')} | ${ratio('replay')} | ${bound(floor && floor.replayUs - floor.handlerUs)} | ` +
+        `${cpu('plain')} | ${cpu('least')} | ${cpu('fresh')} | ${cpu('replay')} | ${cpu('duplicates')} |`,
     );
   }
 }

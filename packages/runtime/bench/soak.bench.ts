@@ -3,10 +3,14 @@
  * 10^6) through the engine on each store reachable here, with a short ttl and the store's
  * cleanup job running so records expire and get purged, and samples the process RSS (after a
  * full GC) every tenth of the run. Goal: RSS flat within ±10 % of the first sample.
+ * Each store runs in a process of its own: in a shared one, the native memory a store before it
+ * left behind (driver buffers, allocator arenas) moved the next store's RSS (PostgreSQL ±16 % after
+ * memory and SQLite in one process at load 20, ±3.6 % alone at load 1).
  *
  *   IDEMPOTENCY_BENCH_SOAK=1 npx tsx bench/run.ts soak
  *   IDEMPOTENCY_BENCH_SOAK_STORES=memory,sqlite (default: every store), IDEMPOTENCY_BENCH_SOAK_KEYS=100000
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +20,7 @@ import type { CleanupJob, IdempotencyStore } from '@idempotency-builder/runtime'
 import type { BenchSuite, Reporter } from './harness.js';
 import { importRuntime, runtimeSource } from './runtime-import.js';
 import { probeTcp } from '../test/support/services.js';
+import { startDynalite } from './dynalite.js';
 
 const KEYS = Number(process.env.IDEMPOTENCY_BENCH_SOAK_KEYS ?? 1_000_000);
 const SAMPLES = 10;
@@ -29,7 +34,8 @@ type Root = typeof import('@idempotency-builder/runtime');
 
 interface Subject {
   readonly store: IdempotencyStore;
-  readonly cleanup: CleanupJob;
+  /** The store's cleanup job, or none where the store's own expiry does that work (DynamoDB TTL). */
+  readonly cleanup: CleanupJob | null;
   close(): Promise<void>;
 }
 
@@ -129,6 +135,30 @@ const STORES: Record<string, { available(): Promise<string | null>; open(root: R
       };
     },
   },
+  dynamodb: {
+    // Dynalite is a dev dependency; it runs in a child process, so its memory is not measured.
+    // No cleanup job: on DynamoDB, TTL deletes records (docs/stores/dynamodb.md) and a purge is
+    // a table Scan. Dynalite has no TTL, so its table grows; this process holds none of it.
+    available: async () => null,
+    async open() {
+      const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+      const { DynamoDBDocument } = await import('@aws-sdk/lib-dynamodb');
+      const { createDynamoDbStore, createDynamoDbTable } = await importRuntime<typeof import('@idempotency-builder/runtime/dynamodb')>('dynamodb');
+      const { endpoint, child } = await startDynalite();
+      const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'soak', secretAccessKey: 'soak' } });
+      const table = 'soak_idempotency';
+      await createDynamoDbTable(client, { table });
+      const store = createDynamoDbStore({ client: DynamoDBDocument.from(client, { marshallOptions: { removeUndefinedValues: true } }), table, clockSkewMs: 0 });
+      return {
+        store,
+        cleanup: null,
+        async close() {
+          client.destroy();
+          child.kill();
+        },
+      };
+    },
+  },
 };
 
 async function soak(report: Reporter, name: string, root: Root, dir: string): Promise<void> {
@@ -137,22 +167,24 @@ async function soak(report: Reporter, name: string, root: Root, dir: string): Pr
   const idempotency = root.createIdempotency({ store: subject.store, leaseMs: TTL_MS, ttlMs: TTL_MS });
   const fingerprint = root.fingerprintFields([4999, 'EUR', 'acct_xyz']);
   const every = Math.max(1, Math.floor(KEYS / SAMPLES));
-  const samples: { keys: number; rssMb: number; heapMb: number; size: number; seconds: number }[] = [];
+  const samples: { keys: number; rssMb: number; heapMb: number; externalMb: number; size: number; seconds: number }[] = [];
   const started = performance.now();
   let next = 0;
   let sampling: Promise<void> = Promise.resolve();
   const sample = async (keys: number) => {
     gc?.();
-    const { rss, heapUsed } = process.memoryUsage();
+    const { rss, heapUsed, external } = process.memoryUsage();
     const size = await subject.store.size().catch(() => Number.NaN);
-    const s = { keys, rssMb: rss / MB, heapMb: heapUsed / MB, size, seconds: (performance.now() - started) / 1000 };
+    const s = { keys, rssMb: rss / MB, heapMb: heapUsed / MB, externalMb: external / MB, size, seconds: (performance.now() - started) / 1000 };
     samples.push(s);
     // Printed as taken, so an interrupted soak still shows its trend.
-    report.line(`| ${s.keys.toLocaleString('en-US')} | ${s.seconds.toFixed(0)} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} | ${s.size} |`);
+    report.line(`| ${s.keys.toLocaleString('en-US')} | ${s.seconds.toFixed(0)} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} | ${s.externalMb.toFixed(1)} | ${s.size} |`);
   };
   report.line(`\n${name}: gc ${gc ? 'before each sample' : 'not available'}`);
-  report.line('| keys | s | RSS MB | heap used MB | records stored |');
-  report.line('|---:|---:|---:|---:|---:|');
+  // external = memory V8 accounts outside its heap (Buffers, ArrayBuffers): what JavaScript still
+  // holds natively. RSS beyond heap + external is the allocator's and the drivers' own.
+  report.line('| keys | s | RSS MB | heap used MB | external MB | records stored |');
+  report.line('|---:|---:|---:|---:|---:|---:|');
   try {
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -168,7 +200,7 @@ async function soak(report: Reporter, name: string, root: Root, dir: string): Pr
     );
     await sampling;
   } finally {
-    await subject.cleanup.stop();
+    await subject.cleanup?.stop();
     await subject.close();
   }
   const first = samples[0]!;
@@ -181,8 +213,30 @@ async function soak(report: Reporter, name: string, root: Root, dir: string): Pr
     `${name}: ${KEYS.toLocaleString('en-US')} keys in ${seconds.toFixed(0)} s (${(KEYS / seconds).toFixed(0)} keys/s); RSS first ${first.rssMb.toFixed(1)} MB, last ${rss.at(-1)!.toFixed(1)} MB, max ${max.toFixed(1)} MB, min ${min.toFixed(1)} MB; ` +
       `spread ±${(spread * 100).toFixed(1)} % of the first sample (goal ±10 %: ${spread <= 0.1 ? 'met' : 'NOT met'}); ` +
       // The JS heap tells a leak in our code from allocator noise in RSS (native buffers, arenas).
-      `heap used first ${first.heapMb.toFixed(1)} MB, last ${samples.at(-1)!.heapMb.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.heapMb)).toFixed(1)} MB`,
+      `heap used first ${first.heapMb.toFixed(1)} MB, last ${samples.at(-1)!.heapMb.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.heapMb)).toFixed(1)} MB; ` +
+      `external first ${first.externalMb.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.externalMb)).toFixed(1)} MB`,
   );
+}
+
+/** Runs one store's soak in a fresh process (this same bench, one store), relaying its lines. */
+async function inChild(report: Reporter, name: string): Promise<void> {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'soak'], {
+    env: { ...process.env, IDEMPOTENCY_BENCH_SOAK_STORES: name, IDEMPOTENCY_BENCH_SOAK_CHILD: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let pending = '';
+  let relay = false; // the child's own headers are this run's: relay from its first store line
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      if (line.startsWith(`${name}:`)) relay = true;
+      if (relay) report.line(line);
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (pending && relay) report.line(pending);
+  if (code !== 0) report.line(`${name}: the soak process exited with code ${code}`);
 }
 
 const suite: BenchSuite = {
@@ -203,7 +257,8 @@ const suite: BenchSuite = {
       for (const name of wanted) {
         const reason = STORES[name] ? await STORES[name].available() : `unknown store (one of ${Object.keys(STORES).join(', ')})`;
         if (reason) report.line(`\n${name}: skipped: ${reason}`);
-        else await soak(report, name, root, dir);
+        else if (process.env.IDEMPOTENCY_BENCH_SOAK_CHILD === '1') await soak(report, name, root, dir);
+        else await inChild(report, name);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
