@@ -5,7 +5,7 @@
  * response, and send what comes back. Because the claim is held explicitly, each error is
  * handled where it arises: a refusal before the handler, the handler's own error, a recording failure after it.
  */
-import type { ActionContext, BeginResult, HeldClaim } from '../../core/engine.js';
+import type { ActionContext, BeginOptions, BeginResult, HeldClaim } from '../../core/engine.js';
 import { HeldActionContext } from '../../core/action-context.js';
 import type { CallerSignal } from '../../core/held-claim.js';
 import { IdempotencyError, StoreUnavailableError } from '../../core/errors.js';
@@ -87,6 +87,13 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
   const { idempotency, profile, problemTypeBase } = resolved;
   const { logger, classify } = idempotency.options;
   const serializer = createHttpSerializer(resolved.replayHeaders);
+  // The engine options every request of this route shares, built once (a request adds only its signal).
+  const beginOptions: BeginOptions<HttpResponse> = {
+    serializer,
+    waitMs: resolved.waitMs,
+    ...(resolved.leaseMs !== undefined ? { leaseMs: resolved.leaseMs } : {}),
+    ...(resolved.ttlMs !== undefined ? { ttlMs: resolved.ttlMs } : {}),
+  };
 
   const respond = (code: ProblemCode, extra: { retryAfterMs?: number; status?: number } = {}): Extract<HttpOutcome, { kind: 'respond' }> => ({
     kind: 'respond',
@@ -109,9 +116,12 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
   }
 
   /** Too many new keys from one principal: checked once a key is new to us (claimed), then given back. */
-  async function rateLimited(held: HeldClaim<HttpResponse>, who: { scope: string; owner?: string }): Promise<HttpBegin | null> {
-    if (resolved.rateLimit === null) return null;
-    const decision = await resolved.rateLimit(who.owner ?? who.scope);
+  async function rateLimited(
+    held: HeldClaim<HttpResponse>,
+    who: { scope: string; owner?: string },
+    limit: NonNullable<ResolvedHttpOptions<Ctx>['rateLimit']>,
+  ): Promise<HttpBegin | null> {
+    const decision = await limit(who.owner ?? who.scope);
     if (decision.kind === 'limited') {
       await held.release();
       return respond('rate_limited', { retryAfterMs: decision.retryAfterMs });
@@ -130,7 +140,7 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
     return keyFromBody(await request.body(), resolved.keyFromBody, maxKeyLength);
   }
 
-  async function begin(ctx: Ctx, request: HttpRequestView, beginOptions: HandleOptions = {}): Promise<HttpBegin> {
+  async function begin(ctx: Ctx, request: HttpRequestView, handleOptions: HandleOptions = {}): Promise<HttpBegin> {
     if (PASSTHROUGH_METHODS.has(request.method)) return PASS;
     // The engine switched off for tests (warned at its creation): no key needed, nothing claimed.
     if (idempotency.options.enabled === false) return PASS;
@@ -152,13 +162,7 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
     try {
       begun = await idempotency.begin<HttpResponse>(
         { key: parsed.key, scope: who.scope, fingerprint, ...(who.owner !== undefined ? { owner: who.owner } : {}) },
-        {
-          serializer,
-          waitMs: resolved.waitMs,
-          ...(resolved.leaseMs !== undefined ? { leaseMs: resolved.leaseMs } : {}),
-          ...(resolved.ttlMs !== undefined ? { ttlMs: resolved.ttlMs } : {}),
-          ...(beginOptions.signal ? { signal: beginOptions.signal } : {}),
-        },
+        handleOptions.signal ? { ...beginOptions, signal: handleOptions.signal } : beginOptions,
       );
     } catch (error) {
       if (error instanceof StoreUnavailableError && resolved.failOpen) return PASS;
@@ -170,8 +174,10 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
       return { kind: 'respond', response: replayOf(begun.value) };
     }
     const held = begun;
-    const limited = await rateLimited(held, who);
-    if (limited) return limited;
+    if (resolved.rateLimit !== null) {
+      const limited = await rateLimited(held, who, resolved.rateLimit);
+      if (limited) return limited;
+    }
 
     return {
       kind: 'held',
@@ -209,8 +215,8 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
     };
   }
 
-  async function handle(ctx: Ctx, request: HttpRequestView, execute: ExecuteHandler, handleOptions: HandleOptions = {}): Promise<HttpOutcome> {
-    const begun = await begin(ctx, request, handleOptions);
+  async function handle(ctx: Ctx, request: HttpRequestView, execute: ExecuteHandler, options: HandleOptions = {}): Promise<HttpOutcome> {
+    const begun = await begin(ctx, request, options);
     if (begun.kind !== 'held') return begun;
     let response: HttpResponse;
     try {
