@@ -2,7 +2,7 @@
  * HTTP overhead of the idempotency adapters: Express 5, Fastify 5 and Hono 4 (@hono/node-server),
  * each over the memory and SQLite stores, one server process per framework × store, driven by
  * autocannon on loopback. Per server, five cases with the same handler: unprotected (baseline),
- * the least adapter with a new key per request (the in-situ floor: http/least-adapter.ts),
+ * the least adapter with a new key per request (the in-situ floor: http/adapter-ladder.ts),
  * protected with a new key per request, protected replays of one key, and duplicates rejected
  * while the key is in progress. Cases run in interleaved rounds (every server, every case, then
  * again), so a noisy neighbour slows them all alike; ratios are protected ÷ unprotected of the
@@ -14,7 +14,8 @@
  *      BENCH_HTTP_ROUNDS   rounds (default 3)
  *      BENCH_HTTP_STORES   default memory,sqlite (postgres and redis run when listed and reachable)
  *      BENCH_HTTP_FRAMEWORKS  default express,fastify,hono
- *      BENCH_HTTP_CASES    default plain,least,fresh,replay,duplicates
+ *      BENCH_HTTP_CASES    default plain,least,fresh,replay,duplicates; engine and layer (the rungs
+ *                          between the least adapter and ours) when listed
  *      BENCH_HTTP_CONNECTIONS  default 32
  *      BENCH_HTTP_CPU_PROF a directory: servers run under --cpu-prof and write their profiles there
  *      IDEMPOTENCY_BENCH_RUNTIME_DIST  a private dist to load the runtime from (see runtime-import.ts)
@@ -37,18 +38,22 @@ const list = <T extends string>(env: string | undefined, all: readonly T[], fall
   if (unknown.length > 0) throw new Error(`unknown ${unknown.join(', ')}: expected some of ${all.join(', ')}`);
   return wanted as T[];
 };
-const CASES = ['plain', 'least', 'fresh', 'replay', 'duplicates'] as const;
+const CASES = ['plain', 'least', 'engine', 'layer', 'fresh', 'replay', 'duplicates'] as const;
+/** The rungs between the least adapter and ours (adapter-ladder.ts) run only when asked for. */
+const DEFAULT_CASES: readonly CaseName[] = ['plain', 'least', 'fresh', 'replay', 'duplicates'];
 type CaseName = (typeof CASES)[number];
 
 const LABELS: Record<CaseName, string> = {
   plain: 'unprotected handler (baseline)',
   least: 'least adapter, new key per request (in-situ floor)',
+  engine: 'rung: the engine in the least adapter\'s hooks, new key',
+  layer: 'rung: the HTTP layer in the least adapter\'s hooks, new key',
   fresh: 'protected, new key per request',
   replay: 'protected, replay of one key',
   duplicates: 'duplicates while in progress (409)',
 };
 /** The status every response of a case should have. */
-const EXPECTED: Record<CaseName, string> = { plain: '201', least: '201', fresh: '201', replay: '201', duplicates: '409' };
+const EXPECTED: Record<CaseName, string> = { plain: '201', least: '201', engine: '201', layer: '201', fresh: '201', replay: '201', duplicates: '409' };
 
 /** One case of one server, summed over the rounds. */
 interface Tally {
@@ -100,15 +105,15 @@ interface Subject {
   readonly holdKey: (round: number) => string;
 }
 
-async function prepare(server: BenchServer, runId: string): Promise<Subject> {
+async function prepare(server: BenchServer, runId: string, cases: readonly CaseName[]): Promise<Subject> {
   let n = 0;
   const tag = `${runId}-${server.framework}-${server.kind}`;
   const replayKey = `replay-${tag}`;
   const primed = await post(server, '/protected', replayKey);
   if (primed !== 201) throw new Error(`${server.framework}/${server.kind}: priming the replay key answered ${primed}`);
-  const shapes = { plain: request('/plain'), least: request('/least', () => `least-${tag}-${n++}`), fresh: request('/protected', () => `new-${tag}-${n++}`), replay: request('/protected', replayKey) };
+  const shapes = { plain: request('/plain'), least: request('/least', () => `least-${tag}-${n++}`), engine: request('/engine', () => `engine-${tag}-${n++}`), layer: request('/layer', () => `layer-${tag}-${n++}`), fresh: request('/protected', () => `new-${tag}-${n++}`), replay: request('/protected', replayKey) };
   // Warm-up (not counted): JIT, sockets, the store's first pages.
-  for (const shape of Object.values(shapes)) await load(server.url, shape, 0.5, CONNECTIONS);
+  for (const [name, shape] of Object.entries(shapes)) if (cases.includes(name as CaseName)) await load(server.url, shape, 0.5, CONNECTIONS);
   const tallies = Object.fromEntries(CASES.map((name) => [name, newTally()])) as Record<CaseName, Tally>;
   return { server, tallies, shapes, holdKey: (round) => `hold-${tag}-${round}` };
 }
@@ -156,6 +161,21 @@ function report(subject: Subject, cases: readonly CaseName[], reporter: Reporter
   reporter.table(`${server.framework} — ${server.store}`, rows);
 }
 
+/** Where the CPU of a new key goes, rung by rung (only the rungs this run measured). */
+function ladder(subjects: readonly Subject[], reporter: Reporter): void {
+  const rungs = (['least', 'engine', 'layer', 'fresh'] as const).filter((name) => subjects.some((subject) => subject.tallies[name].served > 0));
+  if (!rungs.some((name) => name === 'engine' || name === 'layer')) return;
+  reporter.line('\nLadder: server CPU µs per new key above the unprotected handler, rung by rung (least adapter → + engine → + HTTP layer → the adapter)');
+  reporter.line(`| framework | store | ${rungs.join(' | ')} |`);
+  reporter.line(`|---|---|${rungs.map(() => '---:').join('|')}|`);
+  for (const { server, tallies } of subjects) {
+    if (!tallies.plain.served) continue;
+    const plain = cpuPerRequest(tallies.plain);
+    const cells = rungs.map((name) => (tallies[name].served ? `+${(cpuPerRequest(tallies[name]) - plain).toFixed(0)}` : ''));
+    reporter.line(`| ${server.framework} | ${server.kind} | ${cells.join(' | ')} |`);
+  }
+}
+
 function summary(subjects: readonly Subject[], floors: ReadonlyMap<BenchStoreKind, RequestFloor>, reporter: Reporter): void {
   reporter.line('\nSummary: ratio = protected ÷ unprotected ops/s of the same server in this run (goals: new key ≥ 0.85×, replay ≥ 1.00×); server CPU µs per request');
   reporter.line('ceiling = the ratio the floor alone leaves (plain CPU ÷ (plain CPU + floor), see bench/http/floor.ts); least = the least adapter\'s ratio, measured (its CPU beside)');
@@ -201,7 +221,7 @@ const suite: BenchSuite = {
   name: 'HTTP: Express, Fastify and Hono handlers with and without the idempotency adapter (autocannon)',
   async run(reporter) {
     const frameworks = list<BenchFramework>(process.env.BENCH_HTTP_FRAMEWORKS, FRAMEWORKS, FRAMEWORKS);
-    const cases = list<CaseName>(process.env.BENCH_HTTP_CASES, CASES, CASES);
+    const cases = list<CaseName>(process.env.BENCH_HTTP_CASES, CASES, DEFAULT_CASES);
     const kinds: BenchStoreKind[] = [];
     for (const kind of list<BenchStoreKind>(process.env.BENCH_HTTP_STORES, STORE_KINDS, ['memory', 'sqlite'])) {
       const reason = await unavailable(kind);
@@ -219,7 +239,7 @@ const suite: BenchSuite = {
           `p50/p99 = median over the rounds; runtime from ${servers[0]?.runtime}; load average at start ${startLoad}`,
       );
       const subjects: Subject[] = [];
-      for (const server of servers) subjects.push(await prepare(server, runId));
+      for (const server of servers) subjects.push(await prepare(server, runId, cases));
       for (let round = 0; round < ROUNDS; round++) {
         for (const subject of subjects) {
           // Rotate the order each round, so no case always follows the same one.
@@ -228,6 +248,7 @@ const suite: BenchSuite = {
       }
       for (const subject of subjects) report(subject, cases, reporter);
       summary(subjects, floors, reporter);
+      ladder(subjects, reporter);
       reporter.line(`load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     } finally {
       await Promise.all(servers.map((server) => server.stop()));

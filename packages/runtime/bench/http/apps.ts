@@ -2,14 +2,14 @@
  * The same app on Express 5, Fastify 5 and Hono 4 (@hono/node-server): one small JSON handler
  * (read the parsed body, answer 201 with a JSON payment) mounted bare and behind each framework's
  * idempotency adapter. Routes: POST /plain (no adapter), POST /protected, POST /hold (protected;
- * waits until POST /release, so its key stays in progress), POST /release, and POST /least (the
- * same handler behind the least adapter on the same store: least-adapter.ts).
+ * waits until POST /release, so its key stays in progress), POST /release, and POST /least, /engine,
+ * /layer (the same handler behind the rungs of adapter-ladder.ts, on the same engine and store).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Idempotency } from '@idempotency-builder/runtime';
 import { importRuntime } from '../runtime-import.js';
-import { leastExpress, leastFastify, leastHono } from './least-adapter.js';
+import { expressGlue, fastifyGlue, honoGlue, protectorFor, RUNGS } from './adapter-ladder.js';
 
 export const FRAMEWORKS = ['express', 'fastify', 'hono'] as const;
 export type BenchFramework = (typeof FRAMEWORKS)[number];
@@ -62,7 +62,7 @@ async function expressApp(idempotency: Idempotency, gate: Gate): Promise<BenchAp
   };
   app.post('/plain', handler);
   app.post('/protected', protect, handler);
-  app.post('/least', await leastExpress(idempotency.options.store), handler);
+  for (const rung of RUNGS) app.post(`/${rung}`, expressGlue(await protectorFor(rung, idempotency)), handler);
   app.post('/hold', protect, async (req, res) => {
     await gate.wait();
     handler(req, res);
@@ -99,11 +99,13 @@ async function fastifyApp(idempotency: Idempotency, gate: Gate): Promise<BenchAp
       return handler(request, reply);
     });
   });
-  const least = await leastFastify(idempotency.options.store);
-  await app.register(async (scope) => {
-    least(scope);
-    scope.post('/least', handler);
-  });
+  for (const rung of RUNGS) {
+    const glue = fastifyGlue(await protectorFor(rung, idempotency));
+    await app.register(async (scope) => {
+      glue(scope);
+      scope.post(`/${rung}`, handler);
+    });
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { server: app.server, port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
@@ -119,7 +121,7 @@ async function honoApp(idempotency: Idempotency, gate: Gate): Promise<BenchApp> 
   const handler = async (c: import('hono').Context) => c.json(createPayment((await c.req.json()) as PaymentInput), 201);
   app.post('/plain', handler);
   app.post('/protected', protect, handler);
-  app.post('/least', await leastHono(idempotency.options.store), handler);
+  for (const rung of RUNGS) app.post(`/${rung}`, honoGlue(await protectorFor(rung, idempotency)), handler);
   app.post('/hold', protect, async (c) => {
     await gate.wait();
     return handler(c);
