@@ -167,24 +167,25 @@ async function soak(report: Reporter, name: string, root: Root, dir: string): Pr
   const idempotency = root.createIdempotency({ store: subject.store, leaseMs: TTL_MS, ttlMs: TTL_MS });
   const fingerprint = root.fingerprintFields([4999, 'EUR', 'acct_xyz']);
   const every = Math.max(1, Math.floor(KEYS / SAMPLES));
-  const samples: { keys: number; rssMb: number; heapMb: number; externalMb: number; size: number; seconds: number }[] = [];
+  const samples: { keys: number; rssMb: number; heapMb: number; heapTotalMb: number; externalMb: number; size: number; seconds: number }[] = [];
   const started = performance.now();
   let next = 0;
   let sampling: Promise<void> = Promise.resolve();
   const sample = async (keys: number) => {
     gc?.();
-    const { rss, heapUsed, external } = process.memoryUsage();
+    const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
     const size = await subject.store.size().catch(() => Number.NaN);
-    const s = { keys, rssMb: rss / MB, heapMb: heapUsed / MB, externalMb: external / MB, size, seconds: (performance.now() - started) / 1000 };
+    const s = { keys, rssMb: rss / MB, heapMb: heapUsed / MB, heapTotalMb: heapTotal / MB, externalMb: external / MB, size, seconds: (performance.now() - started) / 1000 };
     samples.push(s);
     // Printed as taken, so an interrupted soak still shows its trend.
-    report.line(`| ${s.keys.toLocaleString('en-US')} | ${s.seconds.toFixed(0)} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} | ${s.externalMb.toFixed(1)} | ${s.size} |`);
+    report.line(`| ${s.keys.toLocaleString('en-US')} | ${s.seconds.toFixed(0)} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} | ${s.heapTotalMb.toFixed(1)} | ${s.externalMb.toFixed(1)} | ${s.size} |`);
   };
   report.line(`\n${name}: gc ${gc ? 'before each sample' : 'not available'}`);
-  // external = memory V8 accounts outside its heap (Buffers, ArrayBuffers): what JavaScript still
-  // holds natively. RSS beyond heap + external is the allocator's and the drivers' own.
-  report.line('| keys | s | RSS MB | heap used MB | external MB | records stored |');
-  report.line('|---:|---:|---:|---:|---:|---:|');
+  // heap committed = what V8 holds from the OS for its heap (used or not); external = memory V8
+  // accounts outside its heap (Buffers, ArrayBuffers). RSS beyond both is the allocator's, the
+  // drivers' native code and data, and Node's own.
+  report.line('| keys | s | RSS MB | heap used MB | heap committed MB | external MB | records stored |');
+  report.line('|---:|---:|---:|---:|---:|---:|---:|');
   try {
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -214,6 +215,7 @@ async function soak(report: Reporter, name: string, root: Root, dir: string): Pr
       `spread ±${(spread * 100).toFixed(1)} % of the first sample (goal ±10 %: ${spread <= 0.1 ? 'met' : 'NOT met'}); ` +
       // The JS heap tells a leak in our code from allocator noise in RSS (native buffers, arenas).
       `heap used first ${first.heapMb.toFixed(1)} MB, last ${samples.at(-1)!.heapMb.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.heapMb)).toFixed(1)} MB; ` +
+      `heap committed first ${first.heapTotalMb.toFixed(1)} MB, min ${Math.min(...samples.map((s) => s.heapTotalMb)).toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.heapTotalMb)).toFixed(1)} MB; ` +
       `external first ${first.externalMb.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.externalMb)).toFixed(1)} MB`,
   );
 }

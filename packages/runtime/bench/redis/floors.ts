@@ -2,6 +2,8 @@
  * Floors measured beside the libraries in the same interleaved rounds, to show where the time of
  * a first request goes and what no library can go below:
  *  - our store alone: `store.claim` + `store.complete` (no engine, no fingerprint);
+ *  - our two scripts sent by raw EVALSHA with nothing around them: the floor of this design
+ *    (server clock, fencing token and fingerprint check in one script per write);
  *  - the two commands @node-idempotency sends (SET NX PX before the handler, SET PX after it),
  *    through the raw client with nothing around them: the floor of any design that makes two
  *    round trips without a server clock, fencing token or fingerprint check.
@@ -11,6 +13,7 @@ import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { fingerprintJson } from '@idempotency-builder/runtime';
 import { createRedisStore } from '@idempotency-builder/runtime/redis';
+import { LUA_SCRIPTS } from '../../src/stores/redis/lua/scripts.generated.js';
 import type { Contender } from './peers.js';
 
 /** Our Redis store's two scripts per new key, called directly. */
@@ -30,6 +33,32 @@ export function storeOnly(keyPrefix: string): Contender {
           const value = await handler(payload);
           const body = new TextEncoder().encode(JSON.stringify(value));
           await store.complete({ key, scope: 'bench', lockVersion: claim.lockVersion, ttlMs: 3_600_000, response: { encoding: 'json', body, statusCode: null, headers: null } });
+          return value;
+        },
+        stop: async () => redis.disconnect(),
+      };
+    },
+  };
+}
+
+/** Our claim and complete scripts by EVALSHA through raw ioredis: no store code, no engine. */
+export function twoScripts(keyPrefix: string): Contender {
+  return {
+    label: 'floor: our two scripts by raw EVALSHA, claim + complete (ioredis, nothing around them)',
+    configuration: 'ioredis: EVALSHA claim (2 keys, 8 args), the handler, EVALSHA complete (1 key, 7 args; keepExpiredMs 1 h, the store default) with the JSON result',
+    keyPrefix,
+    async start(handler) {
+      const redis = new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true });
+      await redis.script('LOAD', LUA_SCRIPTS.claim.source);
+      await redis.script('LOAD', LUA_SCRIPTS.complete.source);
+      const fingerprint = fingerprintJson({ id: 'fixed', amount: 1 });
+      return {
+        async invoke(key, payload) {
+          const record = `${keyPrefix}r:{${key}}`;
+          const claim = (await redis.evalsha(LUA_SCRIPTS.claim.sha1, 2, record, `${keyPrefix}f:{${key}}`, fingerprint, '0', '', '30000', '3600000', '1', key, 'bench')) as [string, number];
+          if (claim[0] !== 'claimed') throw new Error(`floor: ${key} was not new`);
+          const value = await handler(payload);
+          await redis.evalsha(LUA_SCRIPTS.complete.sha1, 1, record, String(claim[1]), '3600000', '3600000', 'json', JSON.stringify(value), '', '');
           return value;
         },
         stop: async () => redis.disconnect(),
