@@ -223,7 +223,7 @@ async function purgeCases(report: Reporter, pool: pg.Pool, store: PostgresStore)
   // The job with its defaults (100 batches of 1 000 per run), its runs back to back until the
   // backlog is gone. Gated between runs, not batches: a gate inside purgeExpired would count
   // its wait as the batch's duration and stretch the job's own pause.
-  const job = async (label: string, options: { pauseRatio?: number }) => {
+  const job = async (label: string, options: { pauseRatio?: number; batchSize?: number }) => {
     await fill(pool, store, ROWS, true);
     await latency.during(`startPostgresCleanup (${label}) purging ${rows} expired rows`, async (gate) => {
       const cleanup = startPostgresCleanup({ store, ttlMs, intervalMs: 3_600_000, ...options });
@@ -232,8 +232,12 @@ async function purgeCases(report: Reporter, pool: pg.Pool, store: PostgresStore)
     });
   };
   // IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS=0,1,3 (default 0,3): the job's pacing, one case each; 3 is the job's default.
-  for (const ratio of (process.env.IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS ?? '0,3').split(',').map(Number)) {
-    await job(`pauseRatio ${ratio}${ratio === 0 ? ': batches back to back' : ratio === 3 ? ': the default' : ''}`, { pauseRatio: ratio });
+  // IDEMPOTENCY_BENCH_PG_BATCH_SIZES=250,1000 (default 1000, the job's default): each pacing at each size.
+  for (const batchSize of (process.env.IDEMPOTENCY_BENCH_PG_BATCH_SIZES ?? '1000').split(',').map(Number)) {
+    for (const ratio of (process.env.IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS ?? '0,3').split(',').map(Number)) {
+      const pacing = `pauseRatio ${ratio}${ratio === 0 ? ': batches back to back' : ratio === 3 ? ': the default' : ''}`;
+      await job(batchSize === 1000 ? pacing : `${pacing}, batchSize ${batchSize}`, { pauseRatio: ratio, batchSize });
+    }
   }
   await fill(pool, store, ROWS, true);
   await latency.during(`one DELETE of ${rows} expired rows`, () =>
