@@ -208,11 +208,10 @@ async function soak(report: Reporter, name: string, root: Root, dir: string): Pr
   const rss = samples.map((s) => s.rssMb);
   const max = Math.max(...rss);
   const min = Math.min(...rss);
-  const spread = Math.max(max - first.rssMb, first.rssMb - min) / first.rssMb;
+  const spread = spreadFromFirst(rss);
   // The first tenth also holds the warm-up (JIT, pool connections, allocator arenas filling): its
   // sample was the peak in MySQL and DynamoDB runs. Shown beside the goal's figure, not instead.
-  const steady = rss.slice(1);
-  const steadySpread = steady.length === 0 ? 0 : Math.max(Math.max(...steady) - steady[0]!, steady[0]! - Math.min(...steady)) / steady[0]!;
+  const steadySpread = spreadFromFirst(rss.slice(1));
   const seconds = (performance.now() - started) / 1000;
   report.line(
     `${name}: ${KEYS.toLocaleString('en-US')} keys in ${seconds.toFixed(0)} s (${(KEYS / seconds).toFixed(0)} keys/s); RSS first ${first.rssMb.toFixed(1)} MB, last ${rss.at(-1)!.toFixed(1)} MB, max ${max.toFixed(1)} MB, min ${min.toFixed(1)} MB; ` +
@@ -223,6 +222,13 @@ async function soak(report: Reporter, name: string, root: Root, dir: string): Pr
       `heap committed first ${first.heapTotalMb.toFixed(1)} MB, min ${Math.min(...samples.map((s) => s.heapTotalMb)).toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.heapTotalMb)).toFixed(1)} MB; ` +
       `external first ${first.externalMb.toFixed(1)} MB, max ${Math.max(...samples.map((s) => s.externalMb)).toFixed(1)} MB`,
   );
+}
+
+/** The largest distance of any value from the first, as a share of the first (0 for none). */
+function spreadFromFirst(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const first = values[0]!;
+  return Math.max(Math.max(...values) - first, first - Math.min(...values)) / first;
 }
 
 /** Runs one store's soak in a fresh process (this same bench, one store), relaying its lines. */

@@ -13,8 +13,12 @@ import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { fingerprintJson } from '@idempotency-builder/runtime';
 import { createRedisStore } from '@idempotency-builder/runtime/redis';
+import { createKeyLayout } from '../../src/stores/redis/key-layout.js';
 import { LUA_SCRIPTS } from '../../src/stores/redis/lua/scripts.generated.js';
 import type { Contender } from './peers.js';
+
+/** The local Redis every floor talks to, auto-pipelined like the libraries it is compared with. */
+const localIoredis = () => new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true });
 
 /** Our Redis store's two scripts per new key, called directly. */
 export function storeOnly(keyPrefix: string): Contender {
@@ -23,7 +27,7 @@ export function storeOnly(keyPrefix: string): Contender {
     configuration: 'createRedisStore({ client: new Redis({ enableAutoPipelining: true }), prefix }); store.claim(...) then store.complete(...) with the JSON result',
     keyPrefix,
     async start(handler) {
-      const redis = new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true });
+      const redis = localIoredis();
       const store = createRedisStore({ client: redis, prefix: keyPrefix });
       const fingerprint = fingerprintJson({ id: 'fixed', amount: 1 });
       return {
@@ -48,14 +52,16 @@ export function twoScripts(keyPrefix: string): Contender {
     configuration: 'ioredis: EVALSHA claim (2 keys, 8 args), the handler, EVALSHA complete (1 key, 7 args; keepExpiredMs 1 h, the store default) with the JSON result',
     keyPrefix,
     async start(handler) {
-      const redis = new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true });
+      const redis = localIoredis();
       await redis.script('LOAD', LUA_SCRIPTS.claim.source);
       await redis.script('LOAD', LUA_SCRIPTS.complete.source);
       const fingerprint = fingerprintJson({ id: 'fixed', amount: 1 });
+      // The store's own key names (hash tag over scope and key), so the server does the same work.
+      const layout = createKeyLayout(keyPrefix);
       return {
         async invoke(key, payload) {
-          const record = `${keyPrefix}r:{${key}}`;
-          const claim = (await redis.evalsha(LUA_SCRIPTS.claim.sha1, 2, record, `${keyPrefix}f:{${key}}`, fingerprint, '0', '', '30000', '3600000', '1', key, 'bench')) as [string, number];
+          const { record, fence } = layout.keysOf({ key, scope: 'bench' });
+          const claim = (await redis.evalsha(LUA_SCRIPTS.claim.sha1, 2, record, fence, fingerprint, '0', '', '30000', '3600000', '1', key, 'bench')) as [string, number];
           if (claim[0] !== 'claimed') throw new Error(`floor: ${key} was not new`);
           const value = await handler(payload);
           await redis.evalsha(LUA_SCRIPTS.complete.sha1, 1, record, String(claim[1]), '3600000', '3600000', 'json', JSON.stringify(value), '', '');
@@ -75,7 +81,7 @@ export function twoPlainCommands(client: 'ioredis' | 'node-redis', keyPrefix: st
     keyPrefix,
     async start(handler) {
       if (client === 'ioredis') {
-        const redis = new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true });
+        const redis = localIoredis();
         return {
           async invoke(key, payload) {
             const taken = await redis.set(`${keyPrefix}${key}`, '{"status":"in_progress"}', 'PX', 3_600_000, 'NX');
@@ -109,7 +115,7 @@ export function onePlainGet(keyPrefix: string): Contender {
     configuration: 'ioredis: GET key (SET key <JSON result> PX 3600000 the first time)',
     keyPrefix,
     async start(handler) {
-      const redis = new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true });
+      const redis = localIoredis();
       return {
         async invoke(key, payload) {
           const stored = await redis.get(`${keyPrefix}${key}`);
