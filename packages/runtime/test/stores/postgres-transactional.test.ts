@@ -127,12 +127,12 @@ describe.skipIf(!available)('postgres transactional mode', () => {
     });
   }
 
-  it('with duplicateWaitMs 0 a duplicate answers in_progress at once; a bounded wait gives up after it', async () => {
+  it.each(['plain', 'partitioned'] as PostgresLayout[])('%s: with duplicateWaitMs 0 a duplicate answers in_progress at once; a bounded wait gives up after it', async (layout) => {
     for (const [waitMs, maxMs] of [
       [0, 250],
       [300, 900],
     ] as const) {
-      const { payments } = await setup({ duplicateWaitMs: waitMs });
+      const { payments } = await setup({ duplicateWaitMs: waitMs }, layout);
       let release!: () => void;
       const holding = new Promise<void>((resolve) => (release = resolve));
       let claimed!: () => void;
@@ -222,12 +222,76 @@ describe.skipIf(!available)('postgres transactional mode', () => {
     expect(await paymentsCount('terminated')).toBe(0);
   });
 
-  it('refuses to run outside a transaction, and leaves no claim behind', async () => {
-    const { store, payments } = await setup();
+  it.each(['plain', 'partitioned'] as PostgresLayout[])('%s: refuses to run outside a transaction, and leaves no claim behind', async (layout) => {
+    const { store, payments } = await setup({}, layout);
     let ran = false;
     await expect(payments.run(pool, request('autocommit'), async () => (ran = true))).rejects.toThrow(/open transaction/);
+    const client = await pool.connect();
+    try {
+      await expect(payments.run(client, request('autocommit'), async () => (ran = true))).rejects.toThrow(/open transaction/);
+    } finally {
+      client.release();
+    }
     expect(ran).toBe(false);
     expect(await store.get({ key: 'autocommit', scope: 'user-1' })).toBeNull();
+  });
+
+  it.each(['plain', 'partitioned'] as PostgresLayout[])(
+    "%s: the claim waits under duplicateWaitMs; the action, a replay and the rest of the transaction keep the caller's lock_timeout",
+    async (layout) => {
+      const { payments } = await setup({ duplicateWaitMs: 700 }, layout);
+      const lockTimeout = async (db: { query: pg.PoolClient['query'] }) => (await db.query(`SELECT current_setting('lock_timeout') AS t`)).rows[0]!.t as string;
+      const seen = await inTransaction(async (client) => {
+        await client.query(`SET LOCAL lock_timeout = '1234ms'`);
+        let inAction = '';
+        await payments.run(client, request(`lt-${layout}`), async ({ db }) => (inAction = await lockTimeout(db as pg.PoolClient)));
+        const replayed = await payments.run(client, request(`lt-${layout}`), async () => 'not run');
+        return { inAction, replayed: replayed.replayed, after: await lockTimeout(client) };
+      });
+      expect(seen).toEqual({ inAction: '1234ms', replayed: true, after: '1234ms' });
+      // A caller that set nothing gets the server's default back, not the claim's 700 ms.
+      const plain = await inTransaction(async (client) => {
+        await payments.run(client, request(`lt2-${layout}`), async () => 'ok');
+        return lockTimeout(client);
+      });
+      expect(plain).toBe('0');
+    },
+  );
+
+  it("a claim re-sent in one run (the READ COMMITTED gap's retry) still gives back the caller's lock_timeout, not its own", async () => {
+    const { store } = await setup();
+    const { transactionCheck } = await import('../../src/stores/postgres/sql.js');
+    const back = await inTransaction(async (client) => {
+      await client.query(`SET LOCAL lock_timeout = '4321ms'`);
+      const view = store.withDb(client, { transactionRun: { lockTimeout: '50ms', marker: 'run-1' } });
+      const input = { key: 'resent', scope: 'user-1', fingerprint: fp, owner: null, leaseMs: 30_000, ttlMs: 60_000, replaceExpired: true };
+      expect((await view.claim(input)).outcome).toBe('claimed');
+      expect((await client.query(`SELECT current_setting('lock_timeout') AS t`)).rows[0]!.t).toBe('50ms');
+      expect((await view.claim(input)).outcome).toBe('existing');
+      return (await client.query(transactionCheck)).rows[0] as { marker: string; lock_timeout: string };
+    });
+    expect(back).toEqual({ marker: 'run-1', lock_timeout: '4321ms' });
+  });
+
+  it('preparedStatements: the claim and the check run as named statements, again and again on one connection', async () => {
+    const { payments: plainPayments } = await setup({ preparedStatements: true });
+    const { payments: partitionedPayments } = await setup({ preparedStatements: true }, 'partitioned');
+    const client = await pool.connect();
+    try {
+      for (const [name, payments] of [['plain', plainPayments], ['partitioned', partitionedPayments]] as const) {
+        for (let i = 0; i < 3; i++) {
+          await client.query('BEGIN');
+          const first = await payments.run(client, request(`prep-${name}-${i}`), async () => i);
+          const again = await payments.run(client, request(`prep-${name}-${i}`), async () => -1);
+          await client.query('COMMIT');
+          expect([first, again]).toEqual([{ value: i, replayed: false }, { value: i, replayed: true }]);
+        }
+      }
+      const named = (await client.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'idem_%'`)).rows[0]!.n as number;
+      expect(named).toBeGreaterThanOrEqual(3); // the two claims (one per layout) and the check at least
+    } finally {
+      client.release();
+    }
   });
 
   it("takes lease times from the clock at the claim, not from the transaction's start (now() is frozen)", async () => {

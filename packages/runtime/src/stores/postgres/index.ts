@@ -1,5 +1,5 @@
 /** `idempotency-builder/postgres`: the PostgreSQL store, its migrations, transactional mode and cleanup. */
-export { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from './postgres-store.js';
+export { createPostgresStore, type PostgresStore, type PostgresStoreOptions, type WithDbOptions } from './postgres-store.js';
 export { migrate, migrationSql, schemaSql, MIGRATIONS, type Migration, type MigrationTarget } from './migrations.js';
 export { tableNames, type PostgresLayout, type TableNames } from './schema.js';
 export { quoteIdent, qualify } from './identifiers.js';

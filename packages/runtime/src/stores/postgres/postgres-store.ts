@@ -11,7 +11,7 @@ import { migrate } from './migrations.js';
 import type { PgPreparingQueryable, PgQueryable, PgQueryResult } from './queryable.js';
 import { responseParams, toNumber, toRecord, type RecordRow } from './row-mapping.js';
 import { tableNames, type PostgresLayout, type TableNames } from './schema.js';
-import { storeStatements, type PostgresStatements } from './sql.js';
+import { storeStatements, transactionalClaim, type PostgresStatements } from './sql.js';
 
 export interface PostgresStoreOptions {
   /** Runs the statements: a pg Pool (the store never ends it), a Client, PGlite, … */
@@ -59,7 +59,17 @@ export interface PostgresStore extends IdempotencyStore {
    * so the claim and the completion commit or roll back with the caller's own writes. Prepared
    * statements only when asked here (the other queryable may be knex or PGlite).
    */
-  withDb(db: PgQueryable, options?: { readonly preparedStatements?: boolean }): PostgresStore;
+  withDb(db: PgQueryable, options?: WithDbOptions): PostgresStore;
+}
+
+export interface WithDbOptions {
+  readonly preparedStatements?: boolean;
+  /**
+   * Transactional mode's run (transactional.ts): the view's claim also makes the run's
+   * transaction-local settings in the same statement (sql.ts, transactionalClaim) — the claim's
+   * lock_timeout, e.g. '5000ms', and the run's marker — instead of a statement of their own.
+   */
+  readonly transactionRun?: { readonly lockTimeout: string; readonly marker: string };
 }
 
 type Operation = 'claim' | 'complete' | 'fail' | 'release' | 'extend' | 'get' | 'purgeExpired' | 'listStuck' | 'forceRelease' | 'size' | 'now' | 'migrate';
@@ -87,16 +97,26 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const claimAttempts = positiveInteger('claimAttempts', options.claimAttempts ?? 8);
   const names = tableNames(schema, table);
   const sql = storeStatements(names, layout);
+  const claimInTransaction = transactionalClaim(names, layout);
   // Named after the text: a name is bound to one text per connection, and the text names the table.
-  const statementNames = new Map(Object.values(sql).map((text) => [text, `idem_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`]));
+  const statementNames = new Map(
+    [...Object.values(sql), claimInTransaction].map((text) => [text, `idem_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`]),
+  );
   const state = { closed: false };
   if (options.holderDb !== undefined) checkQueryable(options.holderDb);
-  return bind(db, options.preparedStatements === true, { names, sql, statementNames, layout, jsonBody, sizeMode, claimAttempts, state }, options.holderDb);
+  return bind(
+    db,
+    { preparedStatements: options.preparedStatements === true },
+    { names, sql, claimInTransaction, statementNames, layout, jsonBody, sizeMode, claimAttempts, state },
+    options.holderDb,
+  );
 }
 
 interface Shared {
   readonly names: TableNames;
   readonly sql: PostgresStatements;
+  /** Transactional mode's claim (WithDbOptions.transactionRun). */
+  readonly claimInTransaction: string;
   readonly statementNames: ReadonlyMap<string, string>;
   readonly layout: PostgresLayout;
   readonly jsonBody: boolean;
@@ -114,8 +134,11 @@ function checkQueryable(db: unknown): asserts db is PgQueryable {
 
 const HOLDER_WRITES: ReadonlySet<Operation> = new Set(['complete', 'fail', 'release', 'extend']);
 
-function bind(db: PgQueryable, prepared: boolean, shared: Shared, holderDb: PgQueryable = db): PostgresStore {
+function bind(db: PgQueryable, view: WithDbOptions, shared: Shared, holderDb: PgQueryable = db): PostgresStore {
   const { names, sql, state, statementNames } = shared;
+  const prepared = view.preparedStatements === true;
+  const { transactionRun } = view;
+  const claimText = transactionRun ? shared.claimInTransaction : sql.claim;
 
   /** Every driver failure leaves as StoreUnavailableError, its cause kept (SQLSTATE, message). */
   async function run(operation: Operation, text: string, values: unknown[]): Promise<PgQueryResult> {
@@ -146,8 +169,9 @@ function bind(db: PgQueryable, prepared: boolean, shared: Shared, holderDb: PgQu
 
   async function claim(input: ClaimInput): Promise<ClaimResult> {
     const values = [input.key, input.scope, input.fingerprint, input.owner, input.leaseMs, input.ttlMs, input.replaceExpired];
+    if (transactionRun) values.push(transactionRun.lockTimeout, transactionRun.marker);
     for (let attempt = 1; attempt <= shared.claimAttempts; attempt++) {
-      const row = (await run('claim', sql.claim, values)).rows[0];
+      const row = (await run('claim', claimText, values)).rows[0];
       if (row) return toClaimResult(row);
       // No row: the READ COMMITTED gap (sql.ts, claim). A new statement has a new snapshot.
     }
@@ -195,9 +219,9 @@ function bind(db: PgQueryable, prepared: boolean, shared: Shared, holderDb: PgQu
         throw new StoreUnavailableError('migrate', error);
       }
     },
-    withDb(other, viewOptions) {
+    withDb(other, viewOptions = {}) {
       checkQueryable(other);
-      return bind(other, viewOptions?.preparedStatements === true, shared);
+      return bind(other, viewOptions, shared);
     },
     async close() {
       state.closed = true;

@@ -66,41 +66,21 @@ const CLEARED_RESPONSE = `completed_at = NULL, response_code = NULL, response_bo
         response_headers = NULL, response_encoding = NULL, response_bytes = NULL`;
 
 /**
- * The statements for one table. `table` is the qualified, quoted name; `claimFunction`, when
- * given, is the partitioned layout's server-side claim (partitioned-sql.ts) used instead of the
- * single-statement claim.
- * @example const sql = postgresStatements('"public"."idempotency_store"'); await db.query(sql.get, [key, scope]);
+ * The claim's text (documented on `claim` in postgresStatements). `settings`, when given, is a
+ * query that must run before the claim can wait on any lock — transactional mode's settings
+ * (transactionalClaim) — answering one row with a column `done` that is true. It becomes a
+ * MATERIALIZED CTE the claim reads before anything else: the plain claim takes its clock from it,
+ * the partitioned one passes `done` into the claim function's arguments (a call cannot start
+ * before its arguments exist), so the order follows from data dependence, not from the planner.
  */
-export function postgresStatements(table: string, claimFunction?: string) {
+function claimStatement(table: string, claimFunction?: string, settings?: string): string {
   const claimOutput = (outcome: string, reclaimed: string, replaced: string, source: string) =>
     `SELECT '${outcome}'::text AS outcome, ${reclaimed} AS reclaimed, ${replaced} AS replaced,
        ${epochMs('clock.now')} AS now_ms, ${recordSelect(source)}`;
-
-  return {
-    /**
-     * claim — $1 key, $2 scope, $3 fingerprint, $4 owner (NULL), $5 leaseMs, $6 ttlMs,
-     * $7 replaceExpired. ONE statement, one round trip. Answers at most one row:
-     *   outcome 'claimed'  — inserted (absent), or taken over (reclaimed / replaced);
-     *   outcome 'existing' — the record as it stands, with the statement's clock as now_ms;
-     *   no row             — the READ COMMITTED gap: a concurrent claim committed the key after
-     *                        this statement's snapshot was taken, so the INSERT met a conflict
-     *                        the snapshot cannot see (or a claimable row vanished under us).
-     *                        The caller re-runs the statement; its new snapshot sees the row.
-     * How: `prior` reads the row from the snapshot. Absent → INSERT ... ON CONFLICT DO NOTHING.
-     * Present and claimable → a compare-and-set UPDATE whose WHERE re-checks status, lease,
-     * fingerprint and lock_version on the newest row version after taking the row lock (READ
-     * COMMITTED re-evaluates it), so of many concurrent reclaimers exactly one wins. A loser
-     * re-reads the row with FOR SHARE, which follows the update chain to the winner's version —
-     * never the stale snapshot. Present and not claimable (replay, in progress, mismatch) → the
-     * snapshot row, read without taking any lock: replays write nothing.
-     * Fencing tokens (src/stores/contract.ts): a fresh row starts at the clock in ms; an orphan
-     * reclaim adds 1; replacing an expired record takes the larger of +1 and the clock in ms, so
-     * the new incarnation is above every token the old one handed out.
-     */
-    claim: claimFunction
-      ? `SELECT f.outcome, f.reclaimed, f.replaced, ${epochMs('f.clock')} AS now_ms, ${recordSelect('(f.rec)')}
-        FROM ${claimFunction}($1::text, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::boolean) AS f`
-      : `WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now),
+  return claimFunction
+    ? `${settings ? `WITH settings AS MATERIALIZED (${settings})\n        ` : ''}SELECT f.outcome, f.reclaimed, f.replaced, ${epochMs('f.clock')} AS now_ms, ${recordSelect('(f.rec)')}
+        FROM ${settings ? 'settings, ' : ''}${claimFunction}($1::text, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::boolean${settings ? ' AND settings.done' : ''}) AS f`
+    : `WITH ${settings ? `settings AS MATERIALIZED (${settings}),\n      ` : ''}clock AS MATERIALIZED (SELECT clock_timestamp() AS now${settings ? ' FROM settings' : ''}),
       prior AS MATERIALIZED (
         SELECT r.*, ${claimable('r', 'clock.now')} AS claimable
         FROM ${table} AS r, clock
@@ -144,7 +124,38 @@ export function postgresStatements(table: string, claimFunction?: string) {
       UNION ALL
       ${claimOutput('existing', 'false', 'false', 'p')} FROM prior AS p, clock WHERE NOT p.claimable
       UNION ALL
-      ${claimOutput('existing', 'false', 'false', 'n')} FROM newest AS n, clock`,
+      ${claimOutput('existing', 'false', 'false', 'n')} FROM newest AS n, clock`;
+}
+
+/**
+ * The statements for one table. `table` is the qualified, quoted name; `claimFunction`, when
+ * given, is the partitioned layout's server-side claim (partitioned-sql.ts) used instead of the
+ * single-statement claim.
+ * @example const sql = postgresStatements('"public"."idempotency_store"'); await db.query(sql.get, [key, scope]);
+ */
+export function postgresStatements(table: string, claimFunction?: string) {
+  return {
+    /**
+     * claim — $1 key, $2 scope, $3 fingerprint, $4 owner (NULL), $5 leaseMs, $6 ttlMs,
+     * $7 replaceExpired. ONE statement, one round trip. Answers at most one row:
+     *   outcome 'claimed'  — inserted (absent), or taken over (reclaimed / replaced);
+     *   outcome 'existing' — the record as it stands, with the statement's clock as now_ms;
+     *   no row             — the READ COMMITTED gap: a concurrent claim committed the key after
+     *                        this statement's snapshot was taken, so the INSERT met a conflict
+     *                        the snapshot cannot see (or a claimable row vanished under us).
+     *                        The caller re-runs the statement; its new snapshot sees the row.
+     * How: `prior` reads the row from the snapshot. Absent → INSERT ... ON CONFLICT DO NOTHING.
+     * Present and claimable → a compare-and-set UPDATE whose WHERE re-checks status, lease,
+     * fingerprint and lock_version on the newest row version after taking the row lock (READ
+     * COMMITTED re-evaluates it), so of many concurrent reclaimers exactly one wins. A loser
+     * re-reads the row with FOR SHARE, which follows the update chain to the winner's version —
+     * never the stale snapshot. Present and not claimable (replay, in progress, mismatch) → the
+     * snapshot row, read without taking any lock: replays write nothing.
+     * Fencing tokens (src/stores/contract.ts): a fresh row starts at the clock in ms; an orphan
+     * reclaim adds 1; replacing an expired record takes the larger of +1 and the clock in ms, so
+     * the new incarnation is above every token the old one handed out.
+     */
+    claim: claimStatement(table, claimFunction),
 
     /**
      * finish — $1 key, $2 scope, $3 lockVersion, $4 status ('COMPLETED' | 'FAILED'),
@@ -259,3 +270,37 @@ export const POSTGRES_STATEMENT_PARAMS: Readonly<Record<keyof PostgresStatements
   sizeEstimate: ['qualifiedTable'],
   now: [],
 };
+
+/** Transaction-local custom settings of transactional mode: the run's marker, the caller's lock_timeout. */
+const RUN_MARKER = 'idempotency_builder.transaction';
+const CALLER_LOCK_TIMEOUT = 'idempotency_builder.caller_lock_timeout';
+
+/**
+ * transactionalClaim — $1–$7 as claim, $8 the claim's lock_timeout (e.g. '5000ms'), $9 the run's
+ * marker (transactional.ts). The claim, after three transaction-local settings made in the same
+ * statement before it can wait on another transaction's lock: the caller's lock_timeout is kept
+ * aside, the claim's wait bound replaces it, and the run's marker is set. They vanish when the
+ * transaction ends, so `transactionCheck`, the next statement, finds the marker only if the claim
+ * ran inside the caller's open transaction. A re-run after the READ COMMITTED gap finds its own
+ * marker and keeps what the first attempt kept aside (by then lock_timeout is ours). Each level
+ * reads what the level inside it wrote (OFFSET 0 keeps the levels apart), so the three happen in
+ * this order whatever the planner does.
+ * @example await client.query(transactionalClaim(names, 'plain'), [...claimValues, '5000ms', randomUUID()]);
+ */
+export function transactionalClaim(names: TableNames, layout: PostgresLayout): string {
+  const settings = `SELECT set_config('${RUN_MARKER}', $9::text, true) IS NOT NULL AS done
+        FROM (SELECT set_config('lock_timeout', $8::text, true) AS claim_wait
+          FROM (SELECT set_config('${CALLER_LOCK_TIMEOUT}', CASE WHEN current_setting('${RUN_MARKER}', true) = $9::text
+              THEN current_setting('${CALLER_LOCK_TIMEOUT}') ELSE current_setting('lock_timeout') END, true) AS kept
+            OFFSET 0) AS caller
+          OFFSET 0) AS wait`;
+  return claimStatement(names.qualified, layout === 'partitioned' ? names.claimFunction : undefined, settings);
+}
+
+/**
+ * transactionCheck — no parameters. Sent right after transactionalClaim on the same queryable:
+ * answers the marker (the run's own only inside one open transaction) and gives the caller's
+ * lock_timeout back for the rest of the transaction.
+ */
+export const transactionCheck = `SELECT current_setting('${RUN_MARKER}', true) AS marker,
+  set_config('lock_timeout', COALESCE(NULLIF(current_setting('${CALLER_LOCK_TIMEOUT}', true), ''), '0'), true) AS lock_timeout`;

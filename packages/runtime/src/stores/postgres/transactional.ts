@@ -11,7 +11,7 @@
  *     it rolls back → the duplicate claims and runs
  *     lock_timeout  → InProgressError (its own transaction is then aborted: roll it back)
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { identityCodec, type ResponseCodec } from '../../core/codec.js';
 import { createBegin, type BeginResult } from '../../core/begin.js';
 import { IdempotencyError, InProgressError, LeaseLostError } from '../../core/errors.js';
@@ -20,7 +20,8 @@ import { validateRunRequest } from '../../core/run-request.js';
 import type { ResultSerializer } from '../../core/serializer.js';
 import type { RunRequest, RunResult } from '../../core/engine.js';
 import type { PostgresStore } from './postgres-store.js';
-import { LOCK_NOT_AVAILABLE, sqlState, type PgQueryable } from './queryable.js';
+import { LOCK_NOT_AVAILABLE, sqlState, type PgPreparingQueryable, type PgQueryable } from './queryable.js';
+import { transactionCheck } from './sql.js';
 
 export interface TransactionalOptions {
   /** Names the table and layout; its own `db` is not used — each run uses the caller's. */
@@ -69,8 +70,8 @@ export interface TransactionalIdempotency {
   ): Promise<RunResult<T>>;
 }
 
-/** A custom setting, local to the transaction, that tells whether three statements shared one. */
-const MARKER = 'idempotency_builder.transaction';
+/** Named after its text, as the store names its statements: another version's text gets another name. */
+const CHECK_NAME = `idem_${createHash('sha256').update(transactionCheck).digest('hex').slice(0, 24)}`;
 
 /** `lock_timeout` 0 means "wait forever" in PostgreSQL; 1 ms is the nearest to "at once". */
 const lockTimeout = (ms: number) => `${Math.max(1, ms)}ms`;
@@ -111,30 +112,34 @@ export function createTransactionalIdempotency(options: TransactionalOptions): T
       runOptions: { readonly serializer?: ResultSerializer<T> } = {},
     ): Promise<RunResult<T>> {
       validateRunRequest(request);
-      const inTx = store.withDb(db, { preparedStatements: options.preparedStatements === true });
-      // A transaction-local marker, and the wait bound for the claim only (the caller's own
-      // lock_timeout comes back right after). Both vanish at the end of the transaction, which
-      // is how the third statement knows that the claim really ran inside one.
+      // The claim itself sets, local to the transaction, a marker for this run and its wait
+      // bound (the caller's own lock_timeout kept aside); the check right after it reads the
+      // marker and gives the lock_timeout back (sql.ts, transactionalClaim). The settings vanish
+      // at the end of the transaction, which is how the check knows the claim ran inside one.
       const marker = randomUUID();
-      const before = await db.query(
-        `SELECT current_setting('lock_timeout') AS previous, set_config('lock_timeout', $1, true), set_config('${MARKER}', $2, true)`,
-        [lockTimeout(duplicateWaitMs), marker],
-      );
+      const inTx = store.withDb(db, {
+        preparedStatements: options.preparedStatements === true,
+        transactionRun: { lockTimeout: lockTimeout(duplicateWaitMs), marker },
+      });
+      let claimSent = false;
+      const claiming: PostgresStore = { ...inTx, claim: (input) => ((claimSent = true), inTx.claim(input)) };
       let begun: BeginResult<T> | undefined;
       let refusal: unknown;
       try {
-        begun = await begin<T>(request, runOptions.serializer ? { serializer: runOptions.serializer } : {}, { store: inTx, shared: false });
+        begun = await begin<T>(request, runOptions.serializer ? { serializer: runOptions.serializer } : {}, { store: claiming, shared: false });
       } catch (error) {
         // The first transaction's end is unknown: suggest a retry after the wait, at least a second.
         if (sqlState((error as { cause?: unknown }).cause) === LOCK_NOT_AVAILABLE) throw new InProgressError(Math.max(duplicateWaitMs, 1000));
         // A failed claim statement aborted the transaction: nothing more can be asked of it.
         if (error instanceof IdempotencyError && error.code === 'store_unavailable') throw error;
+        // Refused before any statement was sent: nothing to check or restore.
+        if (!claimSent) throw error;
         refusal = error; // a duplicate's answer: given once the transaction is confirmed below
       }
-      const after = await db.query(`SELECT current_setting('${MARKER}', true) AS marker, set_config('lock_timeout', $1, true)`, [
-        String(before.rows[0]?.previous ?? '0'),
-      ]);
-      if (after.rows[0]?.marker !== marker) {
+      const checked = options.preparedStatements === true
+        ? await (db as PgPreparingQueryable).query({ name: CHECK_NAME, text: transactionCheck, values: [] })
+        : await db.query(transactionCheck);
+      if (checked.rows[0]?.marker !== marker) {
         // Autocommit (or a pool handing out different connections): the claim is already
         // committed on its own. Undo it and refuse: nothing here would be atomic.
         if (begun?.outcome === 'claimed') await begun.release();
