@@ -7,9 +7,13 @@
  *  3. claim p50/p99 with 10^3 vs N rows stored;
  *  4. claim p50/p99 while N expired rows are purged: back-to-back batches (SKIP LOCKED), the
  *     cleanup job without and with pacing, one big DELETE — each p99 ÷ the p99 of claims in the
- *     same case's windows with the purge paused (bench/purge-latency.ts).
+ *     same case's windows with the purge paused (bench/purge-latency.ts);
+ *  5. the same for the partitioned layout, whose maintenance drops old partitions holding N
+ *     expired rows instead of deleting them (bench/postgres-partition-drop.ts).
  * N = IDEMPOTENCY_BENCH_PG_ROWS (default 100 000; the docs' figures use 1 000 000).
- * IDEMPOTENCY_BENCH_CASES=throughput,size,cleanup picks cases (default all).
+ * IDEMPOTENCY_BENCH_CASES=throughput,size,cleanup picks cases (default all); cleanup runs 4 and 5,
+ * partition-drop runs 5 alone; IDEMPOTENCY_BENCH_PG_PARTITIONS (default 10) is how many hourly
+ * partitions 5 spreads the N rows over, one maintenance pass dropping each.
  * Whole seconds per throughput case (pgbench -T) = IDEMPOTENCY_BENCH_PG_SECONDS (default 1; the docs use 2).
  */
 import { spawn } from 'node:child_process';
@@ -22,6 +26,7 @@ import { postgresStatements } from '../src/stores/postgres/sql.js';
 import { responseParams } from '../src/stores/postgres/row-mapping.js';
 import { probeTcp } from '../test/support/services.js';
 import { percentile, throughput, type BenchSuite, type Reporter, type Row } from './harness.js';
+import { partitionDropCase } from './postgres-partition-drop.js';
 import { purgeLatency, wantCase } from './purge-latency.js';
 import { importRuntime, runtimeSource } from './runtime-import.js';
 
@@ -269,6 +274,7 @@ const suite: BenchSuite = {
       if (wantCase('throughput')) await throughputCases(report, pool, stores, dir);
       if (wantCase('size')) await sizeCases(report, pool, store);
       if (wantCase('cleanup')) await purgeCases(report, pool, store);
+      if (wantCase('cleanup') || wantCase('partition-drop')) await partitionDropCase(report, pool, { rows: ROWS, fingerprint });
     } finally {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
       await pool.end();

@@ -32,7 +32,18 @@ const WINDOW_MS = Number(process.env.IDEMPOTENCY_BENCH_PURGE_WINDOW_MS ?? 2_000)
  */
 export function purgeLatency(
   store: ClaimingStore,
-  { fingerprint, expiredKey, scope = 'bench' }: { fingerprint: string; expiredKey: () => string; scope?: string },
+  {
+    fingerprint,
+    expiredKey,
+    scope = 'bench',
+    windowMs = WINDOW_MS,
+  }: {
+    fingerprint: string;
+    expiredKey: () => string;
+    scope?: string;
+    /** For a purge shorter than a few default windows, which would otherwise end before any paused window. */
+    windowMs?: number;
+  },
 ): PurgeLatency {
   const rows: Row[] = [];
   const input = (key: string) => ({ key, scope, fingerprint, owner: null, leaseMs: 30_000, ttlMs: 3_600_000, replaceExpired: true });
@@ -44,7 +55,7 @@ export function purgeLatency(
       let state: 'on' | 'draining' | 'off' = 'on';
       let offEpoch = 0;
       let timer: ReturnType<typeof setTimeout>;
-      const armOn = () => (timer = setTimeout(() => (state = 'draining'), WINDOW_MS));
+      const armOn = () => (timer = setTimeout(() => (state = 'draining'), windowMs));
       armOn();
       const gate: PurgeGate = async () => {
         if (state !== 'draining') return;
@@ -55,7 +66,7 @@ export function purgeLatency(
             state = 'on';
             armOn();
             resolve();
-          }, WINDOW_MS);
+          }, windowMs);
         });
       };
       const samples = { fresh: { on: [] as number[], off: [] as number[] }, expired: { on: [] as number[], off: [] as number[] } };

@@ -149,6 +149,7 @@ describe.skipIf(!available)('postgres partition maintenance', () => {
     const today = dayStart(Date.now());
     const expiredOnly = await addPartition(table, today - 10 * DAY);
     const withLive = await addPartition(table, today - 9 * DAY);
+    const withUnexpired = await addPartition(table, today - 8 * DAY);
     const recent = await addPartition(table, today - 2 * DAY);
     const insertAt = (key: string, daysAgo: number, status: string, expiresIn: string) =>
       pool.query(
@@ -161,14 +162,20 @@ describe.skipIf(!available)('postgres partition maintenance', () => {
     await insertAt('gone-2', 10, 'FAILED', '-8 days');
     await insertAt('stuck', 9, 'PROCESSING', '-7 days'); // an orphan nobody reclaimed: still live for the runbook
     await insertAt('young', 2, 'COMPLETED', '1 day');
+    // A finished record whose ttl outlives the retention: still replayed, so its partition stays.
+    await insertAt('long-ttl-done', 8, 'COMPLETED', '-1 day');
+    await insertAt('long-ttl', 8, 'COMPLETED', '1 day');
 
     const result = await maintenance.run();
     expect(result.dropped).toEqual([`"${schema}"."${expiredOnly}"`]);
-    expect(result.kept).toEqual([{ partition: `"${schema}"."${withLive}"`, reason: expect.stringContaining('live') }]);
+    expect(result.kept).toEqual([
+      { partition: `"${schema}"."${withLive}"`, reason: expect.stringContaining('live') },
+      { partition: `"${schema}"."${withUnexpired}"`, reason: expect.stringContaining('live') },
+    ]);
     const left = await pool.query(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`, [`"${schema}"."${table}"`]);
     const names = left.rows.map((r) => r.relname);
     expect(names).not.toContain(expiredOnly);
-    expect(names).toEqual(expect.arrayContaining([withLive, recent]));
+    expect(names).toEqual(expect.arrayContaining([withLive, withUnexpired, recent]));
     expect(await rowsOf(table, 'gone-1')).toBe(0);
     expect(await rowsOf(table, 'stuck')).toBe(1);
     // Created ahead: today and the next 3 days exist.

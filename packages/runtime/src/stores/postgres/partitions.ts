@@ -87,9 +87,14 @@ ALTER TABLE ${names.qualified} ATTACH PARTITION ${partition}
     }
   }
 
+  // Along the two partial indexes, a few index pages whatever the partition holds: a PROCESSING
+  // row at all, or a finished one whose latest expiry is still ahead (max() reads the expires
+  // index backwards). One OR over the rows instead matches neither index and scans the whole
+  // partition — 20 ms per 10^5 rows, twice per drop, beside live claims.
   const holdsLive = async (partition: string) =>
-    (await db.query(`SELECT EXISTS (SELECT 1 FROM ${partition} AS r
-       WHERE r.status = 'PROCESSING' OR r.expires_at > clock_timestamp()) AS live`)).rows[0]?.live === true;
+    (await db.query(`SELECT EXISTS (SELECT 1 FROM ${partition} AS r WHERE r.status = 'PROCESSING')
+       OR COALESCE((SELECT max(r.expires_at) FROM ${partition} AS r WHERE r.status <> 'PROCESSING') > clock_timestamp(), false) AS live`))
+      .rows[0]?.live === true;
 
   async function dropBehind(nowMs: number, existing: readonly PartitionRow[], result: PartitionMaintenanceResult) {
     for (const row of existing) {
