@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createIdempotency } from '../../src/core/engine.js';
 import { fingerprintFields, InProgressError } from '../../src/index.js';
-import type { ClaimInput, ClaimResult } from '../../src/core/store-contract.js';
+import { claimInput, winnersOf, losersOf } from '../support/claims.js';
 import { createDynamoDbStore, createDynamoDbTable } from '../../src/stores/dynamodb/index.js';
 import { startDynalite } from './dynamodb-support/dynalite-server.js';
 
@@ -23,25 +23,12 @@ async function freshStore(clockSkewMs = 10) {
   return createDynamoDbStore({ client: server.document, table, clockSkewMs });
 }
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const fp = fingerprintFields(['race', 1]);
-const input = (key: string, overrides: Partial<ClaimInput> = {}): ClaimInput => ({
-  key,
-  scope: 'user-1',
-  fingerprint: fp,
-  owner: null,
-  leaseMs: 30_000,
-  ttlMs: 60_000,
-  replaceExpired: true,
-  ...overrides,
-});
-const winnersOf = (results: ClaimResult[]) => results.flatMap((r) => (r.outcome === 'claimed' ? [r] : []));
-const losersOf = (results: ClaimResult[]) => results.flatMap((r) => (r.outcome === 'existing' ? [r] : []));
 
 describe('dynamodb claim races', () => {
   it(`fresh key: 64 claimers, ${ROUNDS} rounds, one winner, 63 see its record`, async () => {
     const store = await freshStore();
     for (let round = 0; round < ROUNDS; round++) {
-      const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(`fresh-${round}`))));
+      const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(`fresh-${round}`))));
       const winners = winnersOf(results);
       expect(winners).toHaveLength(1);
       for (const loser of losersOf(results)) expect(loser.record).toMatchObject({ status: 'PROCESSING', lockVersion: winners[0]!.lockVersion });
@@ -52,9 +39,9 @@ describe('dynamodb claim races', () => {
     const store = await freshStore();
     for (let round = 0; round < ROUNDS; round++) {
       const key = `orphan-${round}`;
-      const first = winnersOf([await store.claim(input(key, { leaseMs: 30 }))])[0]!;
+      const first = winnersOf([await store.claim(claimInput(key, { leaseMs: 30 }))])[0]!;
       await sleep(60);
-      const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
+      const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(key))));
       expect(winnersOf(results)).toEqual([expect.objectContaining({ lockVersion: first.lockVersion + 1, reclaimed: true })]);
       for (const loser of losersOf(results)) expect(loser.record).toMatchObject({ status: 'PROCESSING', lockVersion: first.lockVersion + 1 });
     }
@@ -65,10 +52,10 @@ describe('dynamodb claim races', () => {
     const response = { statusCode: 200, headers: null, body: new Uint8Array([1]), encoding: 'bytes' };
     for (let round = 0; round < ROUNDS; round++) {
       const key = `expired-${round}`;
-      const first = winnersOf([await store.claim(input(key))])[0]!;
+      const first = winnersOf([await store.claim(claimInput(key))])[0]!;
       expect(await store.complete({ key, scope: 'user-1', lockVersion: first.lockVersion, ttlMs: 20, response })).toBe('applied');
       await sleep(40);
-      const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
+      const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(key))));
       const winners = winnersOf(results);
       expect(winners).toEqual([expect.objectContaining({ replacedExpired: true, lockVersion: first.lockVersion + 1 })]);
       for (const loser of losersOf(results)) expect(loser.record).toMatchObject({ status: 'PROCESSING', lockVersion: winners[0]!.lockVersion, response: null });
@@ -81,7 +68,7 @@ describe('dynamodb claim races', () => {
     let cycles = 0;
     const churn = (async () => {
       while (!stop) {
-        const r = await store.claim(input('churn'));
+        const r = await store.claim(claimInput('churn'));
         if (r.outcome === 'claimed') {
           await store.release({ key: 'churn', scope: 'user-1', lockVersion: r.lockVersion });
           cycles++;
@@ -92,7 +79,7 @@ describe('dynamodb claim races', () => {
       let answered = 0;
       for (let round = 0; round < 6; round++) {
         await sleep(20);
-        const results = await Promise.all(Array.from({ length: 32 }, () => store.claim(input('churn'))));
+        const results = await Promise.all(Array.from({ length: 32 }, () => store.claim(claimInput('churn'))));
         answered += results.length;
         expect(winnersOf(results).length).toBeLessThanOrEqual(1);
         // Released once the round is over, so the churn can win again before the next round.

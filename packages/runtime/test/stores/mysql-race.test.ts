@@ -6,27 +6,15 @@
  * IDEMPOTENCY_MYSQL_RACE_ROUNDS raises the rounds (default 12).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createIdempotency, fingerprintFields, InProgressError } from '../../src/index.js';
-import type { ClaimInput, ClaimResult } from '../../src/core/store-contract.js';
+import { createIdempotency, InProgressError } from '../../src/index.js';
+import { claimInput, winnersOf, losersOf, RACE_FINGERPRINT } from '../support/claims.js';
 import type { MysqlStore } from '../../src/stores/mysql/index.js';
 import { mysqlAvailable, newMysqlPool, sleep, tableFactory, warmMysqlPool } from './mysql-support/mysql-support.js';
 
 const available = await mysqlAvailable();
 const ROUNDS = Number(process.env.IDEMPOTENCY_MYSQL_RACE_ROUNDS ?? 12);
 const LEVELS = { 'READ COMMITTED': 'READ-COMMITTED', 'REPEATABLE READ': 'REPEATABLE-READ' } as const;
-const fp = fingerprintFields(['race', 1]);
-const input = (key: string, overrides: Partial<ClaimInput> = {}): ClaimInput => ({
-  key,
-  scope: 'user-1',
-  fingerprint: fp,
-  owner: null,
-  leaseMs: 30_000,
-  ttlMs: 60_000,
-  replaceExpired: true,
-  ...overrides,
-});
-const winnersOf = (results: ClaimResult[]) => results.flatMap((r) => (r.outcome === 'claimed' ? [r] : []));
-const losersOf = (results: ClaimResult[]) => results.flatMap((r) => (r.outcome === 'existing' ? [r] : []));
+const fp = RACE_FINGERPRINT;
 
 for (const [level, variable] of Object.entries(LEVELS)) {
   describe.skipIf(!available)(`mysql claim races under ${level}`, () => {
@@ -53,7 +41,7 @@ for (const [level, variable] of Object.entries(LEVELS)) {
     it(`fresh key: 64 claimers, ${ROUNDS} rounds, one winner, 63 see its record`, async () => {
       for (let round = 0; round < ROUNDS; round++) {
         const key = `fresh-${round}`;
-        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
+        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(key))));
         const winners = winnersOf(results);
         expect(winners).toHaveLength(1);
         expect(winners[0]).toMatchObject({ reclaimed: false, replacedExpired: false });
@@ -66,9 +54,9 @@ for (const [level, variable] of Object.entries(LEVELS)) {
     it(`lapsed lease: 64 reclaimers, ${ROUNDS} rounds, one takes over at +1, the rest see the new version`, async () => {
       for (let round = 0; round < ROUNDS; round++) {
         const key = `orphan-${round}`;
-        const first = winnersOf([await store.claim(input(key, { leaseMs: 40 }))])[0]!;
+        const first = winnersOf([await store.claim(claimInput(key, { leaseMs: 40 }))])[0]!;
         await sleep(60);
-        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
+        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(key))));
         expect(winnersOf(results)).toEqual([expect.objectContaining({ lockVersion: first.lockVersion + 1, reclaimed: true })]);
         for (const loser of losersOf(results)) {
           expect(loser.record).toMatchObject({ status: 'PROCESSING', lockVersion: first.lockVersion + 1 });
@@ -81,10 +69,10 @@ for (const [level, variable] of Object.entries(LEVELS)) {
       const response = { statusCode: 200, headers: null, body: new Uint8Array([1]), encoding: 'bytes' };
       for (let round = 0; round < ROUNDS; round++) {
         const key = `expired-${round}`;
-        const first = winnersOf([await store.claim(input(key))])[0]!;
+        const first = winnersOf([await store.claim(claimInput(key))])[0]!;
         expect(await store.complete({ key, scope: 'user-1', lockVersion: first.lockVersion, ttlMs: 20, response })).toBe('applied');
         await sleep(40);
-        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
+        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(key))));
         const winners = winnersOf(results);
         expect(winners).toHaveLength(1);
         expect(winners[0]).toMatchObject({ replacedExpired: true });
@@ -99,7 +87,7 @@ for (const [level, variable] of Object.entries(LEVELS)) {
       let cycles = 0;
       const churn = (async () => {
         while (!stop) {
-          const r = await store.claim(input(key, { leaseMs: 30_000 }));
+          const r = await store.claim(claimInput(key, { leaseMs: 30_000 }));
           if (r.outcome === 'claimed') {
             await store.release({ key, scope: 'user-1', lockVersion: r.lockVersion });
             cycles++;
@@ -108,7 +96,7 @@ for (const [level, variable] of Object.entries(LEVELS)) {
       })();
       let answered = 0;
       for (let round = 0; round < 4; round++) {
-        const results = await Promise.all(Array.from({ length: 32 }, () => store.claim(input(key))));
+        const results = await Promise.all(Array.from({ length: 32 }, () => store.claim(claimInput(key))));
         answered += results.length;
         for (const r of results) {
           expect(['claimed', 'existing']).toContain(r.outcome);

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/index.js';
 import { createPartitionMaintenance, createPostgresStore, type PostgresStore } from '../../src/stores/postgres/index.js';
-import type { ClaimInput } from '../../src/core/store-contract.js';
+import { claimInput, RACE_FINGERPRINT } from '../support/claims.js';
 import { clockTokenOf, newPool, postgresAvailable, schemaFor, warmPool } from './workers/postgres-support.js';
 
 const available = await postgresAvailable();
@@ -14,7 +14,7 @@ const schema = schemaFor(import.meta.url);
 const pool = newPool(16, 10_000);
 if (available) await warmPool(pool, 16);
 const DAY = 86_400_000;
-const fp = 'd'.repeat(64);
+const fp = RACE_FINGERPRINT;
 let tables = 0;
 
 afterAll(async () => {
@@ -22,16 +22,6 @@ afterAll(async () => {
   await pool.end();
 });
 
-const input = (key: string, overrides: Partial<ClaimInput> = {}): ClaimInput => ({
-  key,
-  scope: 'user-1',
-  fingerprint: fp,
-  owner: null,
-  leaseMs: 30_000,
-  ttlMs: 60_000,
-  replaceExpired: true,
-  ...overrides,
-});
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const dayStart = (ms: number) => Math.floor(ms / DAY) * DAY;
@@ -75,14 +65,14 @@ describe.skipIf(!available)('postgres partitioned layout: (key, user_id) stays u
     expect((await naiveClaim('seq')).rows).toHaveLength(1);
     expect((await naiveClaim('seq')).rows).toHaveLength(1); // "claimed" again: a duplicate
     expect(await rowsOf(naive, 'seq')).toBe(2);
-    expect((await store.claim(input('seq'))).outcome).toBe('claimed');
-    expect((await store.claim(input('seq'))).outcome).toBe('existing');
+    expect((await store.claim(claimInput('seq'))).outcome).toBe('claimed');
+    expect((await store.claim(claimInput('seq'))).outcome).toBe('existing');
     expect(await rowsOf(table, 'seq')).toBe(1);
 
     // 2. Sixteen at once.
     const naiveWins = (await Promise.all(Array.from({ length: 16 }, () => naiveClaim('burst')))).filter((r) => r.rows.length === 1);
     expect(naiveWins.length).toBeGreaterThan(1);
-    const ours = await Promise.all(Array.from({ length: 16 }, () => store.claim(input('burst'))));
+    const ours = await Promise.all(Array.from({ length: 16 }, () => store.claim(claimInput('burst'))));
     expect(ours.filter((r) => r.outcome === 'claimed')).toHaveLength(1);
     expect(await rowsOf(table, 'burst')).toBe(1);
 
@@ -96,7 +86,7 @@ describe.skipIf(!available)('postgres partitioned layout: (key, user_id) stays u
        VALUES ('cross', 'user-1', $1, 'PROCESSING', 1, clock_timestamp() + interval '1 h', ${yesterday}, clock_timestamp() + interval '1 day')`,
       [fp],
     );
-    const result = await store.claim(input('cross'));
+    const result = await store.claim(claimInput('cross'));
     expect(result.outcome).toBe('existing');
     expect(await rowsOf(table, 'cross')).toBe(1);
   });
@@ -108,7 +98,7 @@ describe.skipIf(!available)('postgres partitioned layout: (key, user_id) stays u
        VALUES ('old', 'user-1', $1, 'COMPLETED', 3, clock_timestamp() - interval '1 day', clock_timestamp() - interval '1 day', clock_timestamp() - interval '1 hour', 'bytes', '\\x01')`,
       [fp],
     );
-    const results = await Promise.all(Array.from({ length: 16 }, () => store.claim(input('old'))));
+    const results = await Promise.all(Array.from({ length: 16 }, () => store.claim(claimInput('old'))));
     const winners = results.flatMap((r) => (r.outcome === 'claimed' ? [r] : []));
     expect(winners).toHaveLength(1);
     // GREATEST(3 + 1, the replacing claim's clock in ms): the clock (contract.ts, "Fencing tokens").
@@ -124,7 +114,7 @@ describe.skipIf(!available)('postgres partitioned layout: (key, user_id) stays u
     const store = createPostgresStore({ db: pool, schema, table, layout: 'partitioned' });
     await store.migrate();
     await addPartition(table, dayStart(Date.now()) - 5 * DAY);
-    const noPartition = await store.claim(input('k')).catch((e: unknown) => e);
+    const noPartition = await store.claim(claimInput('k')).catch((e: unknown) => e);
     expect(noPartition).toBeInstanceOf(StoreUnavailableError);
     expect((noPartition as Error).cause).toMatchObject({ code: '23514' });
 
@@ -132,7 +122,7 @@ describe.skipIf(!available)('postgres partitioned layout: (key, user_id) stays u
     const client = await pool.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      const refused = await ours.withDb(client).claim(input('rr')).catch((e: unknown) => e);
+      const refused = await ours.withDb(client).claim(claimInput('rr')).catch((e: unknown) => e);
       expect((refused as Error).cause).toMatchObject({ code: '25001' });
       await client.query('ROLLBACK');
     } finally {
@@ -219,7 +209,7 @@ describe.skipIf(!available)('postgres partition maintenance', () => {
     let claims = 0;
     const loops = Array.from({ length: 8 }, async (_, loop) => {
       for (let i = 0; !stop; i++) {
-        expect((await store.claim(input(`during-${loop}-${i}`))).outcome).toBe('claimed');
+        expect((await store.claim(claimInput(`during-${loop}-${i}`))).outcome).toBe('claimed');
         claims++;
       }
     });

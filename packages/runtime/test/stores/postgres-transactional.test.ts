@@ -15,6 +15,7 @@ import {
   type TransactionalContext,
   type TransactionalOptions,
 } from '../../src/stores/postgres/index.js';
+import { claimInput } from '../support/claims.js';
 import { forkWorker, newPool, PG_CONFIG, postgresAvailable, schemaFor, sleep } from './workers/postgres-support.js';
 
 const available = await postgresAvailable();
@@ -264,7 +265,7 @@ describe.skipIf(!available)('postgres transactional mode', () => {
     const back = await inTransaction(async (client) => {
       await client.query(`SET LOCAL lock_timeout = '4321ms'`);
       const view = store.withDb(client, { transactionRun: { lockTimeout: '50ms', marker: 'run-1' } });
-      const input = { key: 'resent', scope: 'user-1', fingerprint: fp, owner: null, leaseMs: 30_000, ttlMs: 60_000, replaceExpired: true };
+      const input = claimInput('resent', { fingerprint: fp });
       expect((await view.claim(input)).outcome).toBe('claimed');
       expect((await client.query(`SELECT current_setting('lock_timeout') AS t`)).rows[0]!.t).toBe('50ms');
       expect((await view.claim(input)).outcome).toBe('existing');

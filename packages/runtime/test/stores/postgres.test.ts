@@ -3,10 +3,11 @@
  * READ COMMITTED claim race — the naive statement answering "not found", ours never.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createIdempotency, fingerprintFields, InProgressError } from '../../src/index.js';
+import { createIdempotency, InProgressError } from '../../src/index.js';
 import { runStoreConformance } from '../../src/testing/index.js';
 import { createPartitionMaintenance, createPostgresStore, type PostgresStore } from '../../src/stores/postgres/index.js';
-import type { ClaimInput, ClaimResult } from '../../src/core/store-contract.js';
+import type { ClaimResult } from '../../src/core/store-contract.js';
+import { claimInput, winnersOf, RACE_FINGERPRINT } from '../support/claims.js';
 import { clockTokenOf, countingQueryable, newPool, postgresAvailable, schemaFor, sleep, warmPool } from './workers/postgres-support.js';
 
 const available = await postgresAvailable();
@@ -48,21 +49,10 @@ for (const layout of ['plain', 'partitioned'] as const) {
   });
 }
 
-const fp = fingerprintFields(['race', 1]);
-const input = (key: string, overrides: Partial<ClaimInput> = {}): ClaimInput => ({
-  key,
-  scope: 'user-1',
-  fingerprint: fp,
-  owner: null,
-  leaseMs: 30_000,
-  ttlMs: 60_000,
-  replaceExpired: true,
-  ...overrides,
-});
-const claimedOnly = (results: ClaimResult[]) => results.flatMap((r) => (r.outcome === 'claimed' ? [r] : []));
+const fp = RACE_FINGERPRINT;
 /** The one claim that won a race (fails the test when there were none or several). */
 function soleWinner(results: ClaimResult[]) {
-  const winners = claimedOnly(results);
+  const winners = winnersOf(results);
   expect(winners).toHaveLength(1);
   return winners[0]!;
 }
@@ -95,7 +85,7 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
     let claims = 0;
     for (let round = 0; round < 15; round++) {
       const key = `fresh-${round}`;
-      const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
+      const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(key))));
       claims += results.length;
       const winner = soleWinner(results);
       // A fresh record's token is its claim statement's clock in ms (contract.ts, "Fencing tokens").
@@ -113,11 +103,11 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
       const store = await freshStore(layout);
       for (let round = 0; round < 10; round++) {
         const key = `orphan-${round}`;
-        const first = soleWinner([await store.claim(input(key, { leaseMs: 40 }))]);
+        const first = soleWinner([await store.claim(claimInput(key, { leaseMs: 40 }))]);
         expect(first.lockVersion).toBe(clockTokenOf(first.lockedUntil, 40));
         await sleep(60);
-        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
-        expect(claimedOnly(results)).toEqual([expect.objectContaining({ lockVersion: first.lockVersion + 1, reclaimed: true })]);
+        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(key))));
+        expect(winnersOf(results)).toEqual([expect.objectContaining({ lockVersion: first.lockVersion + 1, reclaimed: true })]);
         for (const other of existingOnly(results)) {
           // Never the stale, lapsed first version from the statement's snapshot: that would invite a second takeover.
           expect(other.record).toMatchObject({ status: 'PROCESSING', lockVersion: first.lockVersion + 1 });
@@ -130,11 +120,11 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
       const store = await freshStore(layout);
       for (let round = 0; round < 6; round++) {
         const key = `expired-${round}`;
-        const first = soleWinner([await store.claim(input(key))]);
+        const first = soleWinner([await store.claim(claimInput(key))]);
         const response = { statusCode: 200, headers: null, body: new Uint8Array([1]), encoding: 'bytes' };
         expect(await store.complete({ key, scope: 'user-1', lockVersion: first.lockVersion, ttlMs: 20, response })).toBe('applied');
         await sleep(40);
-        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(input(key))));
+        const results = await Promise.all(Array.from({ length: 64 }, () => store.claim(claimInput(key))));
         const winner = soleWinner(results);
         // A replacement takes GREATEST(old + 1, its clock in ms): here the clock, 40 ms on.
         expect(winner).toMatchObject({ replacedExpired: true, lockVersion: Math.max(first.lockVersion + 1, clockTokenOf(winner.lockedUntil, 30_000)) });
@@ -145,14 +135,14 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
 
     it(`${layout}: replacing an expired record never lowers its version, even when the version is ahead of the clock`, async () => {
       const store = await freshStore(layout);
-      const first = soleWinner([await store.claim(input('ahead'))]);
+      const first = soleWinner([await store.claim(claimInput('ahead'))]);
       const response = { statusCode: 200, headers: null, body: new Uint8Array([1]), encoding: 'bytes' };
       expect(await store.complete({ key: 'ahead', scope: 'user-1', lockVersion: first.lockVersion, ttlMs: 20, response })).toBe('applied');
       // As if the server clock had stepped back an hour since this version was handed out.
       const ahead = first.lockVersion + 3_600_000;
       await pool.query(`UPDATE ${store.table} SET lock_version = $1 WHERE idempotency_key = 'ahead'`, [ahead]);
       await sleep(40);
-      expect(await store.claim(input('ahead'))).toMatchObject({ outcome: 'claimed', replacedExpired: true, lockVersion: ahead + 1 });
+      expect(await store.claim(claimInput('ahead'))).toMatchObject({ outcome: 'claimed', replacedExpired: true, lockVersion: ahead + 1 });
       expect(await store.complete({ key: 'ahead', scope: 'user-1', lockVersion: ahead, response, ttlMs: 60_000 })).toBe('lost');
     });
 
@@ -184,11 +174,11 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
     const store = await freshStore('plain', counting as never);
     let reclaimedVersion = 0;
     const steps: [string, () => Promise<unknown>][] = [
-      ['claim absent', () => store.claim(input('rt', { leaseMs: 40 }))],
-      ['claim live (in progress)', () => store.claim(input('rt'))],
-      ['reclaim after the lease', async () => (await sleep(60), (reclaimedVersion = soleWinner([await store.claim(input('rt'))]).lockVersion))],
+      ['claim absent', () => store.claim(claimInput('rt', { leaseMs: 40 }))],
+      ['claim live (in progress)', () => store.claim(claimInput('rt'))],
+      ['reclaim after the lease', async () => (await sleep(60), (reclaimedVersion = soleWinner([await store.claim(claimInput('rt'))]).lockVersion))],
       ['complete', () => store.complete({ key: 'rt', scope: 'user-1', lockVersion: reclaimedVersion, ttlMs: 60_000, response: { statusCode: 201, headers: null, body: new Uint8Array([7]), encoding: 'bytes' } })],
-      ['claim completed (replay)', () => store.claim(input('rt'))],
+      ['claim completed (replay)', () => store.claim(claimInput('rt'))],
     ];
     for (const [label, step] of steps) {
       counting.reset();
