@@ -1,15 +1,10 @@
 /** Between MySQL rows and records: times in ms, the response's columns, driver value shapes. */
-import type { IdempotencyRecord, RecordStatus, StoredResponse } from '../../core/record.js';
+import type { IdempotencyRecord, StoredResponse } from '../../core/record.js';
+import { numberReader, recordFromRow } from '../sql-record-row.js';
 import type { MysqlRow } from './queryable.js';
 
 /** A number from INT/BIGINT (number, or string/bigint with supportBigNumbers) or DECIMAL (string). */
-export function toNumber(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' || typeof value === 'bigint') return Number(value);
-  throw new TypeError(`Expected a number from MySQL, got ${typeof value}.`);
-}
-
-const toNumberOrNull = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
+export const toNumber = numberReader('MySQL');
 
 /** LONGBLOB as bytes: mysql2 gives a Buffer. */
 function toBytes(value: unknown): Uint8Array {
@@ -17,36 +12,16 @@ function toBytes(value: unknown): Uint8Array {
   throw new TypeError('Expected a BLOB (Buffer) from MySQL.');
 }
 
-function toResponse(row: MysqlRow): StoredResponse | null {
-  if (row.response_encoding === null || row.response_encoding === undefined) return null;
-  const headers = row.response_headers;
-  return {
-    statusCode: toNumberOrNull(row.response_code),
-    headers: headers === null || headers === undefined ? null : (JSON.parse(String(headers)) as Record<string, string>),
-    body: toBytes(row.response_bytes),
-    encoding: String(row.response_encoding),
-  };
-}
+/** JSON headers, stored as text. */
+const toHeaders = (value: unknown) => (value === null || value === undefined ? null : (JSON.parse(String(value)) as Record<string, string>));
+
+const DECODERS = { number: toNumber, bytes: toBytes, headers: toHeaders };
 
 /**
  * The record a row holds (a row selected with the statements' record list).
  * @example const record = toMysqlRecord(rows[0]);
  */
-export function toMysqlRecord(row: MysqlRow): IdempotencyRecord {
-  return {
-    key: String(row.idempotency_key),
-    scope: String(row.user_id),
-    owner: row.owner_id === null || row.owner_id === undefined ? null : String(row.owner_id),
-    fingerprint: String(row.fingerprint),
-    status: String(row.status) as RecordStatus,
-    lockVersion: toNumber(row.lock_version),
-    lockedUntil: toNumberOrNull(row.locked_until_ms),
-    response: toResponse(row),
-    createdAt: toNumber(row.created_at_ms),
-    completedAt: toNumberOrNull(row.completed_at_ms),
-    expiresAt: toNumber(row.expires_at_ms),
-  };
-}
+export const toMysqlRecord = (row: MysqlRow): IdempotencyRecord => recordFromRow(row, DECODERS);
 
 /**
  * The finish statement's response parameters.

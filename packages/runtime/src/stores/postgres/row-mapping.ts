@@ -1,17 +1,12 @@
 /** Between table rows and records: times in ms, the response's columns, driver value shapes. */
-import type { IdempotencyRecord, RecordStatus, StoredResponse } from '../../core/record.js';
+import type { IdempotencyRecord, StoredResponse } from '../../core/record.js';
+import { numberReader, recordFromRow, type SqlRecordRow } from '../sql-record-row.js';
 
 /** A row selected with `recordSelect()` (sql.ts). Drivers differ in value shapes, hence `unknown`. */
-export type RecordRow = Record<string, unknown>;
+export type RecordRow = SqlRecordRow;
 
 /** A number from int4/float8 (number), int8/numeric (string) or bigint. */
-export function toNumber(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' || typeof value === 'bigint') return Number(value);
-  throw new TypeError(`Expected a number from PostgreSQL, got ${typeof value}.`);
-}
-
-const toNumberOrNull = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
+export const toNumber = numberReader('PostgreSQL');
 
 /** BYTEA as bytes: node-postgres gives a Buffer, PGlite a Uint8Array, raw text drivers `\x..` hex. */
 function toBytes(value: unknown): Uint8Array {
@@ -26,35 +21,13 @@ function toHeaders(value: unknown): Readonly<Record<string, string>> | null {
   return (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, string>;
 }
 
-function toResponse(row: RecordRow): StoredResponse | null {
-  if (row.response_encoding === null || row.response_encoding === undefined) return null;
-  return {
-    statusCode: toNumberOrNull(row.response_code),
-    headers: toHeaders(row.response_headers),
-    body: toBytes(row.response_bytes),
-    encoding: String(row.response_encoding),
-  };
-}
+const DECODERS = { number: toNumber, bytes: toBytes, headers: toHeaders };
 
 /**
  * The record a row holds.
  * @example const record = toRecord((await db.query(sql.get, [key, scope])).rows[0]);
  */
-export function toRecord(row: RecordRow): IdempotencyRecord {
-  return {
-    key: String(row.idempotency_key),
-    scope: String(row.user_id),
-    owner: row.owner_id === null || row.owner_id === undefined ? null : String(row.owner_id),
-    fingerprint: String(row.fingerprint),
-    status: row.status as RecordStatus,
-    lockVersion: toNumber(row.lock_version),
-    lockedUntil: toNumberOrNull(row.locked_until_ms),
-    response: toResponse(row),
-    createdAt: toNumber(row.created_at_ms),
-    completedAt: toNumberOrNull(row.completed_at_ms),
-    expiresAt: toNumber(row.expires_at_ms),
-  };
-}
+export const toRecord = (row: RecordRow): IdempotencyRecord => recordFromRow(row, DECODERS);
 
 /**
  * Encodings whose body is plain JSON text. Exactly these two: a codec's output names its wrapper
