@@ -20,7 +20,7 @@ import {
   type HttpRequestView,
 } from '../../src/adapters/http/index.js';
 import { createIdempotency } from '../../src/core/engine.js';
-import { InvalidOptionsError, type IdempotencyErrorCode } from '../../src/core/errors.js';
+import { ERROR_CODES, InvalidOptionsError } from '../../src/core/errors.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
 
 const idempotency = createIdempotency({ store: createMemoryStore() });
@@ -50,21 +50,9 @@ describe('parseIdempotencyKey', () => {
 });
 
 describe('problem details', () => {
-  const codes: IdempotencyErrorCode[] = [
-    'invalid_key',
-    'invalid_scope',
-    'invalid_options',
-    'fingerprint_mismatch',
-    'in_progress',
-    'key_not_found',
-    'expired_key_rejected',
-    'store_unavailable',
-    'lease_lost',
-    'replayed_failure',
-  ];
 
   it('maps every core code (and the HTTP-only ones) to a status and a stable type', () => {
-    for (const code of [...codes, 'key_required', 'unauthenticated', 'rate_limited'] as const) {
+    for (const code of [...ERROR_CODES, 'key_required', 'unauthenticated', 'rate_limited'] as const) {
       const response = problemResponse({ code, profile: 'spec', typeBase: 'urn:x:' });
       const body = JSON.parse(Buffer.from(response.body).toString()) as Record<string, unknown>;
       expect(body).toEqual({ type: `urn:x:${code}`, title: PROBLEMS[code].title, status: PROBLEMS[code].status, code });

@@ -2,9 +2,8 @@
  * The idempotency key taken from the request body by path (`key: { fromBody: 'order.id' }`), for
  * APIs whose clients already send a unique id in the payload instead of an Idempotency-Key header.
  */
-import { IdempotencyError, InvalidOptionsError } from '../../core/errors.js';
-import { validateKey } from '../../core/key.js';
-import type { ParsedKey } from './key-header.js';
+import { InvalidOptionsError } from '../../core/errors.js';
+import { checkedKey, type ParsedKey } from './key-header.js';
 import { problemResponse, type HttpProfile } from './problem.js';
 import type { HttpResponse } from './http-response.js';
 
@@ -49,13 +48,7 @@ export function keyFromBody(body: unknown, segments: readonly string[], maxKeyLe
   if (typeof value === 'string') key = value;
   else if (typeof value === 'number' && Number.isSafeInteger(value)) key = String(value);
   else return { kind: 'invalid', reason: 'The idempotency key in the body is not a string or an integer.' };
-  try {
-    validateKey(key, maxKeyLength);
-  } catch (error) {
-    if (error instanceof IdempotencyError) return { kind: 'invalid', reason: error.message };
-    throw error;
-  }
-  return { kind: 'key', key };
+  return checkedKey(key, maxKeyLength);
 }
 
 const utf8 = new TextEncoder();

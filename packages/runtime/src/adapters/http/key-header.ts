@@ -59,6 +59,15 @@ export function parseIdempotencyKey(header: string | readonly string[] | undefin
     }
     key = parsed.content;
   }
+  return checkedKey(key, maxKeyLength);
+}
+
+/**
+ * A key read from the request, validated the way the engine will: `key`, or `invalid` with the
+ * engine's reason. Shared by the header and the body source.
+ * @example checkedKey('ord_1', 255) // { kind: 'key', key: 'ord_1' }
+ */
+export function checkedKey(key: string, maxKeyLength: number): ParsedKey {
   try {
     validateKey(key, maxKeyLength);
   } catch (error) {
