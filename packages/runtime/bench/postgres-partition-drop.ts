@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { percentile, type Reporter } from './harness.js';
 import { purgeLatency, type ClaimingStore } from './purge-latency.js';
 import { importRuntime } from './runtime-import.js';
+import { partitionSuffix } from '../src/stores/postgres/partitions.js';
 
 const { createPostgresStore, createPartitionMaintenance } = await importRuntime<typeof import('@idempotency-builder/runtime/postgres')>('postgres');
 type PgQueryable = import('@idempotency-builder/runtime/postgres').PgQueryable;
@@ -29,8 +30,8 @@ const STATEMENT_KINDS: readonly [string, RegExp][] = [
   ['ATTACH', /ATTACH PARTITION/],
 ];
 
-/** The partition's name as maintenance derives it (partitions.ts, suffixFor): `<table>_p20250101t000000`. */
-const partitionName = (fromMs: number) => `${TABLE}_p${new Date(fromMs).toISOString().replace(/[-:]/g, '').slice(0, 15).toLowerCase()}`;
+/** The partition's name as maintenance derives it: `<table>_p20250101t000000`. */
+const partitionName = (fromMs: number) => `${TABLE}${partitionSuffix(fromMs)}`;
 
 /**
  * @example await partitionDropCase(report, pool, { rows: 1_000_000, fingerprint });

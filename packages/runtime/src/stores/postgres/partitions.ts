@@ -48,8 +48,11 @@ interface PartitionRow {
 
 const DAY_MS = 86_400_000;
 
-/** `<table>_p20250101t000000`: the partition's first instant, UTC. */
-const suffixFor = (fromMs: number) =>
+/**
+ * `_p20250101t000000`: a partition's name after its table's, from its first instant (UTC).
+ * @example partitionSuffix(Date.UTC(2025, 0, 1)) // '_p20250101t000000'
+ */
+export const partitionSuffix = (fromMs: number) =>
   `_p${new Date(fromMs).toISOString().replace(/[-:]/g, '').slice(0, 15).toLowerCase()}`;
 
 /**
@@ -75,7 +78,7 @@ export function createPartitionMaintenance(options: PartitionMaintenanceOptions)
       const to = from + partitionMs;
       const overlaps = existing.some((p) => p.fromMs !== null && p.toMs !== null && p.fromMs < to && from < p.toMs);
       if (overlaps) continue;
-      const partition = names.derived(suffixFor(from));
+      const partition = names.derived(partitionSuffix(from));
       // LIKE + ATTACH takes only SHARE UPDATE EXCLUSIVE on the parent, so claims keep running;
       // CREATE TABLE ... PARTITION OF would take ACCESS EXCLUSIVE and queue them behind it.
       // One multi-statement query = one implicit transaction (see migrations.ts).
