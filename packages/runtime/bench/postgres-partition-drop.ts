@@ -51,7 +51,9 @@ export async function partitionDropCase(report: Reporter, pool: pg.Pool, { rows,
         return await pool.query(text, values);
       } finally {
         const kind = STATEMENT_KINDS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'clock + listing';
-        statementMs.set(kind, [...(statementMs.get(kind) ?? []), performance.now() - started]);
+        const times = statementMs.get(kind) ?? [];
+        times.push(performance.now() - started);
+        statementMs.set(kind, times);
       }
     },
   };

@@ -3,12 +3,11 @@
  * server's clock for every lease and expiry. Works over any `PgQueryable` — a pg Pool, a Client
  * inside your transaction, PGlite, or an ORM's raw connection.
  */
-import { createHash } from 'node:crypto';
 import { InvalidOptionsError, StoreUnavailableError } from '../../core/errors.js';
 import { positiveInteger } from '../../core/options.js';
 import type { ClaimInput, ClaimResult, FencedResult, FinishInput, IdempotencyStore } from '../../core/store-contract.js';
 import { migrate } from './migrations.js';
-import type { PgPreparingQueryable, PgQueryable, PgQueryResult } from './queryable.js';
+import { statementName, type PgPreparingQueryable, type PgQueryable, type PgQueryResult } from './queryable.js';
 import { responseParams, toNumber, toRecord, type RecordRow } from './row-mapping.js';
 import { tableNames, type PostgresLayout, type TableNames } from './schema.js';
 import { storeStatements, transactionalClaim, type PostgresStatements } from './sql.js';
@@ -98,10 +97,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const names = tableNames(schema, table);
   const sql = storeStatements(names, layout);
   const claimInTransaction = transactionalClaim(names, layout);
-  // Named after the text: a name is bound to one text per connection, and the text names the table.
-  const statementNames = new Map(
-    [...Object.values(sql), claimInTransaction].map((text) => [text, `idem_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`]),
-  );
+  const statementNames = new Map([...Object.values(sql), claimInTransaction].map((text) => [text, statementName(text)]));
   const state = { closed: false };
   if (options.holderDb !== undefined) checkQueryable(options.holderDb);
   return bind(

@@ -3,6 +3,7 @@
  * recognises. Structural: a `pg.Pool`, a `pg.Client` inside the caller's transaction, a PGlite
  * instance or an ORM's raw connection all fit without this package importing any of them.
  */
+import { createHash } from 'node:crypto';
 
 /** What a query answers: the rows, in order. Other fields a driver returns are ignored. */
 export interface PgQueryResult {
@@ -30,6 +31,13 @@ export interface PgPreparingQueryable extends PgQueryable {
   query(config: { name: string; text: string; values: unknown[] }): Promise<PgQueryResult>;
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
 }
+
+/**
+ * The name a statement is prepared under: derived from its text, because a name is bound to one
+ * text per connection and the text names the table (another table or version, another name).
+ * @example db.query({ name: statementName(sql.get), text: sql.get, values: [key, scope] })
+ */
+export const statementName = (text: string) => `idem_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 
 /** SQLSTATE of a driver error, when it carries one. */
 export function sqlState(error: unknown): string | undefined {

@@ -11,7 +11,7 @@
  *     it rolls back → the duplicate claims and runs
  *     lock_timeout  → InProgressError (its own transaction is then aborted: roll it back)
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { identityCodec, type ResponseCodec } from '../../core/codec.js';
 import { createBegin, type BeginResult } from '../../core/begin.js';
 import { IdempotencyError, InProgressError, LeaseLostError } from '../../core/errors.js';
@@ -20,7 +20,7 @@ import { validateRunRequest } from '../../core/run-request.js';
 import type { ResultSerializer } from '../../core/serializer.js';
 import type { RunRequest, RunResult } from '../../core/engine.js';
 import type { PostgresStore } from './postgres-store.js';
-import { LOCK_NOT_AVAILABLE, sqlState, type PgPreparingQueryable, type PgQueryable } from './queryable.js';
+import { LOCK_NOT_AVAILABLE, sqlState, statementName, type PgPreparingQueryable, type PgQueryable } from './queryable.js';
 import { transactionCheck } from './sql.js';
 
 export interface TransactionalOptions {
@@ -70,8 +70,7 @@ export interface TransactionalIdempotency {
   ): Promise<RunResult<T>>;
 }
 
-/** Named after its text, as the store names its statements: another version's text gets another name. */
-const CHECK_NAME = `idem_${createHash('sha256').update(transactionCheck).digest('hex').slice(0, 24)}`;
+const CHECK_NAME = statementName(transactionCheck);
 
 /** `lock_timeout` 0 means "wait forever" in PostgreSQL; 1 ms is the nearest to "at once". */
 const lockTimeout = (ms: number) => `${Math.max(1, ms)}ms`;
