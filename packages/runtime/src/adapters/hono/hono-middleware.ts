@@ -16,6 +16,8 @@ import { honoRequestView, type HonoRequestLike } from './hono-request-view.js';
 /** What is used of a Hono Context (structural: no import of hono). */
 export interface HonoContextLike {
   readonly req: HonoRequestLike;
+  /** The runtime's bindings; on @hono/node-server, `{ incoming, outgoing }` (Node's request and response). */
+  readonly env?: unknown;
   get res(): Response;
   set res(response: Response | undefined);
 }
@@ -52,7 +54,7 @@ export function idempotency<C extends HonoContextLike = HonoContextLike>(
     // Read only if the handler reads its signal: on @hono/node-server the getter makes an
     // AbortController per request.
     const signal = () => request.signal;
-    const view = honoRequestView(c.req, maxRequestBytes);
+    const view = honoRequestView(c.req, maxRequestBytes, c.env);
     const outcome = await http
       .handle(c, view, async () => {
         ran = true;
