@@ -3,7 +3,8 @@
  * left where the server reads bodies from (`incoming.rawBody`), so every way a handler reads it —
  * through Hono, through `c.req.raw`, a clone, a stream, a new Request over it — sees the exact
  * bytes, the request is the server's own (no Request rebuilt, its signal intact), and concurrent
- * duplicates still run the handler once.
+ * duplicates still run the handler once. On the way out, the handler's own Response is stored
+ * from the body it holds and sent unread.
  */
 import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
@@ -13,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { idempotency } from '../../src/adapters/hono/index.js';
 import { createIdempotency } from '../../src/core/engine.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
+import { unreadBodyOf } from '../../src/adapters/http/lightweight-response.js';
 import { fromListening } from './suite/listen.js';
 import type { SuiteServer } from '../../src/testing/adapter-suite.js';
 
@@ -182,5 +184,87 @@ describe('hono adapter on @hono/node-server', () => {
     expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
     const bodies = await Promise.all(responses.filter((response) => response.status === 201).map((response) => response.json()));
     expect(bodies.every((body) => JSON.stringify(body) === JSON.stringify({ got: { amount: 1 } }))).toBe(true);
+  });
+
+  describe('the response', () => {
+    /** Routes answering in several shapes; `sent` tells whether the handler's own Response went out unread. */
+    function responder(options: { maxBodyBytes?: number } = {}) {
+      const engine = createIdempotency({ store: createMemoryStore() });
+      const hono = new Hono();
+      const unreadOnTheWayOut: boolean[] = [];
+      const returned = new WeakSet<Response>();
+      hono.use('*', async (c, next) => {
+        await next();
+        unreadOnTheWayOut.push(returned.has(c.res) && unreadBodyOf(c.res) !== undefined);
+      });
+      const protect = idempotency({ idempotency: engine, scope: () => 'u', ...options });
+      const own = (response: Response) => {
+        returned.add(response);
+        return response;
+      };
+      let runs = 0;
+      hono.post('/json', protect, (c) => {
+        runs++;
+        c.header('location', `/payments/${runs}`); // on the default replay allow-list
+        c.header('idempotent-replayed', 'spoofed');
+        return own(c.json({ run: runs, note: 'caf\u00e9' }, 201));
+      });
+      hono.post('/bytes', protect, (c) => own(c.body(new Uint8Array([0, 255, 7]), 200, { 'content-type': 'application/octet-stream' })));
+      hono.post('/empty', protect, (c) => own(c.body(null, 204)));
+      hono.post('/text', protect, (c) => own(c.text('plain words')));
+      hono.post('/stream', protect, (c) => own(c.body(new ReadableStream({ start(controller) { controller.enqueue(new TextEncoder().encode('streamed')); controller.close(); } }), 200)));
+      return { hono, unreadOnTheWayOut, runs: () => runs };
+    }
+
+    it('sends the handler\'s own Response unread and replays the same status, headers and bytes', async () => {
+      const { hono, unreadOnTheWayOut, runs } = responder();
+      const url = await listen(hono);
+      const first = await post(`${url}/json`, 'r-json', '{}');
+      const firstBody = await first.text();
+      expect(first.status).toBe(201);
+      expect(first.headers.get('idempotent-replayed')).toBeNull(); // a marker the handler set never goes out
+      const replay = await post(`${url}/json`, 'r-json', '{}');
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(first.headers.get('location')).toBe('/payments/1');
+      expect(replay.headers.get('location')).toBe('/payments/1');
+      expect(replay.headers.get('content-type')).toBe(first.headers.get('content-type'));
+      expect(await replay.text()).toBe(firstBody);
+      expect(JSON.parse(firstBody)).toEqual({ run: 1, note: 'caf\u00e9' });
+      expect(runs()).toBe(1);
+      expect(unreadOnTheWayOut[0]).toBe(true);
+    });
+
+    it('stores bytes, text, an empty 204 and a streamed body exactly', async () => {
+      const { hono, unreadOnTheWayOut } = responder();
+      const url = await listen(hono);
+      for (const [path, check] of [
+        ['/bytes', async (response: Response) => expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([0, 255, 7])],
+        ['/text', async (response: Response) => expect(await response.text()).toBe('plain words')],
+        ['/empty', async (response: Response) => expect(await response.text()).toBe('')],
+        ['/stream', async (response: Response) => expect(await response.text()).toBe('streamed')],
+      ] as const) {
+        const first = await post(`${url}${path}`, `r-${path.slice(1)}`, '{}');
+        await check(first);
+        const replay = await post(`${url}${path}`, `r-${path.slice(1)}`, '{}');
+        expect(replay.status, path).toBe(first.status);
+        expect(replay.headers.get('idempotent-replayed'), path).toBe('true');
+        expect(replay.headers.get('content-type'), path).toBe(first.headers.get('content-type'));
+        await check(replay);
+      }
+      // Held bodies went out unread; the stream was read to store it.
+      expect(unreadOnTheWayOut.filter((_, index) => index % 2 === 0)).toEqual([true, true, true, false]);
+    });
+
+    it('sends a body over maxBodyBytes whole, and records it as omitted', async () => {
+      const { hono } = responder({ maxBodyBytes: 8 });
+      const url = await listen(hono);
+      const first = await post(`${url}/json`, 'r-big', '{}');
+      expect(JSON.parse(await first.text())).toEqual({ run: 1, note: 'caf\u00e9' });
+      const replay = await post(`${url}/json`, 'r-big', '{}');
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.headers.get('content-type')).toBeNull();
+      expect(await replay.text()).toBe('');
+    });
   });
 });

@@ -6,6 +6,9 @@ import { collectBody, replayThenRest, streamIterator } from './body-collector.js
 import { NULL_BODY_STATUSES, REPLAYED_HEADER, type HttpResponse } from './http-response.js';
 import { checkAnnouncedLength, DEFAULT_MAX_REQUEST_BYTES, interpretBody, readBounded } from './request-body.js';
 import { queryOf, type HttpRequestView } from './request-view.js';
+import { unreadBodyOf } from './lightweight-response.js';
+
+const utf8 = new TextEncoder();
 
 /** Stored bodies are plain ArrayBuffer-backed bytes; TypeScript cannot know that. */
 const asBodyInit = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
@@ -68,6 +71,8 @@ export interface CapturedFetchResponse {
  * @example const { captured, send } = await captureFetchResponse(await handler(request), 1024 * 1024);
  */
 export async function captureFetchResponse(response: Response, maxBodyBytes: number): Promise<CapturedFetchResponse> {
+  const unread = unreadBodyOf(response);
+  if (unread !== undefined) return captureUnread(response, unread, maxBodyBytes);
   const headers = outgoingHeaders(response);
   const init = { status: response.status, statusText: response.statusText, headers };
   const recorded = Object.fromEntries(headers.entries());
@@ -86,6 +91,19 @@ export async function captureFetchResponse(response: Response, maxBodyBytes: num
     captured: { status: response.status, headers: recorded, body },
     send: new Response(NULL_BODY_STATUSES.has(response.status) ? null : asBodyInit(body), init),
   };
+}
+
+/**
+ * A response whose body was never read (see lightweight-response.ts): stored from the body it
+ * holds, and sent as it is — the handler's own object, minus a replay marker it set — so the
+ * bytes that go out are the ones the server would have written without the middleware.
+ */
+function captureUnread(response: Response, unread: string | Uint8Array | null, maxBodyBytes: number): CapturedFetchResponse {
+  response.headers.delete(REPLAYED_HEADER);
+  const headers = Object.fromEntries(response.headers.entries());
+  const body = unread === null ? new Uint8Array(0) : typeof unread === 'string' ? utf8.encode(unread) : new Uint8Array(unread);
+  if (body.byteLength > maxBodyBytes) return { captured: { status: response.status, headers, body: new Uint8Array(0), bodyOmitted: true }, send: response };
+  return { captured: { status: response.status, headers, body: NULL_BODY_STATUSES.has(response.status) ? new Uint8Array(0) : body }, send: response };
 }
 
 /**
