@@ -8,23 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { idempotencyContext, idempotencyPlugin } from '../../src/adapters/fastify/index.js';
 import { createIdempotency } from '../../src/core/engine.js';
 import { createMemoryStore } from '../../src/stores/memory/index.js';
-import { serviceAvailable } from '../support/services.js';
+import { frameworkMajors } from '../support/framework-majors.js';
 
 type FastifyFactory = typeof import('fastify').default;
 
-for (const [major, specifier] of [
-  [5, 'fastify'],
-  [4, 'fastify4'],
-] as const) {
-  const loaded = (await serviceAvailable(`Fastify ${major} (the "${specifier}" dev dependency)`, () => import(specifier)))
-    ? ((await import(specifier)) as { default: FastifyFactory }).default
-    : undefined;
-  if (!loaded) {
-    describe.skip(`fastify ${major} (the "${specifier}" dev dependency is not installed)`, () => it('keeps per-request state', () => {}));
-    continue;
-  }
-  const Fastify: FastifyFactory = loaded;
-
+for (const { major, loaded: Fastify } of await frameworkMajors<FastifyFactory>('Fastify', [[5, 'fastify'], [4, 'fastify4']], 'keeps per-request state')) {
   describe(`fastify ${major}: per-request state`, () => {
     async function app() {
       const fastify = Fastify({ logger: false });

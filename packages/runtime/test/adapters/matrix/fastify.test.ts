@@ -3,16 +3,13 @@
  * `fastify`) and 4 (the `fastify4` npm alias). A missing alias skips with its reason (fails
  * under CI=true).
  */
-import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
 import { idempotencyPlugin } from '../../../src/adapters/fastify/index.js';
 import { runAdapterSuite, type SuiteRoute, type SuiteServer } from '../../../src/testing/adapter-suite.js';
-import { serviceAvailable } from '../../support/services.js';
+import { frameworkMajors } from '../../support/framework-majors.js';
 import { fromListening, nodeStreamOf } from '../suite/listen.js';
 import { clientErrorStatus, frameworkProblem } from '../suite/servers.js';
 
 type FastifyFactory = typeof import('fastify').default;
-const require = createRequire(import.meta.url);
 
 /** The suite routes on `Fastify`, one encapsulated scope (with its own plugin options) per route. */
 async function serveOn(Fastify: FastifyFactory, routes: readonly SuiteRoute[]): Promise<SuiteServer> {
@@ -49,23 +46,7 @@ async function serveOn(Fastify: FastifyFactory, routes: readonly SuiteRoute[]): 
   return { url: server.url, close: () => app.close() };
 }
 
-for (const [major, specifier] of [
-  [5, 'fastify'],
-  [4, 'fastify4'],
-] as const) {
-  const loaded = (await serviceAvailable(`Fastify ${major} (the "${specifier}" dev dependency)`, () => import(specifier)))
-    ? ((await import(specifier)) as { default: FastifyFactory }).default
-    : undefined;
-  if (!loaded) {
-    describe.skip(`fastify ${major} (the "${specifier}" dev dependency is not installed)`, () => it('runs the adapter suite', () => {}));
-    continue;
-  }
-  describe(`fastify ${major}: the loaded package`, () => {
-    it(`is Fastify ${major}`, () => {
-      const { version } = require(`${specifier}/package.json`) as { version: string };
-      expect(Number.parseInt(version, 10)).toBe(major);
-    });
-  });
+for (const { major, loaded } of await frameworkMajors<FastifyFactory>('Fastify', [[5, 'fastify'], [4, 'fastify4']], 'runs the adapter suite')) {
   runAdapterSuite({
     name: `fastify ${major}`,
     createServer: (routes) => serveOn(loaded, routes),
