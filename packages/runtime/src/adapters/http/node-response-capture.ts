@@ -49,6 +49,152 @@ function applyHeadArgs(res: NodeResponseLike, args: unknown[]): void {
   }
 }
 
+type Method = 'writeHead' | 'write' | 'end' | 'flushHeaders';
+type Methods = Record<Method, AnyFn | undefined>;
+
+/** Where a held response keeps its capture, for the methods installed on it. */
+const kCapture = Symbol('idempotency-builder response capture');
+type Held = NodeResponseLike & { [kCapture]?: ResponseCapture };
+
+const captureOf = (res: unknown) => {
+  const capture = (res as Held | undefined)?.[kCapture];
+  if (!capture) throw new TypeError('A held response method was called on something that is not the held response.');
+  return capture;
+};
+
+/**
+ * The methods a held response gets: the same four functions for every response, reaching their
+ * capture through `this` (so every response keeps one shape in V8, and nothing is allocated per
+ * method per request). Node's own methods need `this` too.
+ */
+const HELD: Methods = {
+  writeHead(this: unknown, ...args: unknown[]) {
+    return captureOf(this).writeHead(args);
+  },
+  write(this: unknown, ...args: unknown[]) {
+    return captureOf(this).write(args);
+  },
+  end(this: unknown, ...args: unknown[]) {
+    return captureOf(this).end(args);
+  },
+  flushHeaders(this: unknown) {
+    captureOf(this).startStreaming();
+  },
+};
+
+class ResponseCapture implements NodeResponseCapture {
+  readonly response: Promise<HttpResponse>;
+  #resolve!: (response: HttpResponse) => void;
+  readonly #res: Held;
+  readonly #maxBodyBytes: number;
+  readonly #original: Methods;
+  readonly #chunks: Uint8Array[] = [];
+  #size = 0;
+  #state: 'holding' | 'ended' | 'streaming' | 'restored' = 'holding';
+  readonly #endCallbacks: Callback[] = [];
+
+  constructor(res: NodeResponseLike, maxBodyBytes: number) {
+    this.#res = res as Held;
+    this.#maxBodyBytes = maxBodyBytes;
+    this.response = new Promise<HttpResponse>((resolve) => {
+      this.#resolve = resolve;
+    });
+    const target = res as unknown as Methods;
+    this.#original = { writeHead: target.writeHead, write: target.write, end: target.end, flushHeaders: target.flushHeaders };
+    this.#res[kCapture] = this;
+    target.writeHead = HELD.writeHead;
+    target.write = HELD.write;
+    target.end = HELD.end;
+    target.flushHeaders = HELD.flushHeaders;
+  }
+
+  writeHead(args: unknown[]): NodeResponseLike {
+    applyHeadArgs(this.#res, args);
+    return this.#res;
+  }
+
+  write(args: unknown[]): boolean {
+    const [chunk, encoding, callback] = args;
+    if (!this.#hold(chunk, encoding)) return this.#original.write!.apply(this.#res, args) as boolean;
+    const done = (typeof encoding === 'function' ? encoding : callback) as Callback | undefined;
+    if (done) process.nextTick(done);
+    return true;
+  }
+
+  end(args: unknown[]): unknown {
+    const [chunk, encoding, callback] = args;
+    if (this.#state !== 'holding' || !this.#hold(chunk, encoding)) return this.#original.end!.apply(this.#res, args);
+    const done = [chunk, encoding, callback].find((arg) => typeof arg === 'function') as Callback | undefined;
+    if (done) this.#endCallbacks.push(done);
+    this.#state = 'ended';
+    this.#resolve(this.#snapshot(false));
+    return this.#res;
+  }
+
+  /** Sends what is held and lets the rest through: the body will not be stored. */
+  startStreaming(): void {
+    const held = this.#snapshot(true);
+    this.#restoreMethods();
+    this.#state = 'streaming';
+    if (this.#chunks.length === 0) this.#original.flushHeaders?.call(this.#res);
+    for (const chunk of this.#chunks) this.#original.write!.call(this.#res, chunk);
+    this.#resolve(held);
+  }
+
+  restore(): void {
+    this.#restoreMethods();
+    this.#state = 'restored';
+  }
+
+  flush(): void {
+    const ended = this.#state === 'ended';
+    this.restore();
+    if (!ended) return;
+    const body = concatBytes(this.#chunks);
+    const callbacks = this.#endCallbacks;
+    this.#original.end!.call(this.#res, body.byteLength === 0 ? undefined : body, () => callbacks.forEach((callback) => callback()));
+  }
+
+  #restoreMethods(): void {
+    if (this.#state === 'restored') return;
+    const target = this.#res as unknown as Methods;
+    target.writeHead = this.#original.writeHead;
+    target.write = this.#original.write;
+    target.end = this.#original.end;
+    target.flushHeaders = this.#original.flushHeaders;
+    this.#res[kCapture] = undefined;
+    // Only the replay path may ever set it; a handler echoing it must not fake a replay.
+    if (!this.#res.headersSent) this.#res.removeHeader(REPLAYED_HEADER);
+  }
+
+  #snapshot(bodyOmitted: boolean): HttpResponse {
+    const res = this.#res;
+    return {
+      status: res.statusCode,
+      headers: flattenHeaders(res.getHeaders()),
+      body: bodyOmitted ? new Uint8Array(0) : concatBytes(this.#chunks),
+      ...(bodyOmitted ? { bodyOmitted: true } : {}),
+    };
+  }
+
+  #isEventStream(): boolean {
+    return /^text\/event-stream\b/i.test(String(this.#res.getHeader('content-type') ?? ''));
+  }
+
+  /** Holds a chunk; returns false once the response switched to streaming (chunk not held). */
+  #hold(chunk: unknown, encoding: unknown): boolean {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return true;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : toBytes(chunk);
+    if (this.#isEventStream() || this.#size + bytes.byteLength > this.#maxBodyBytes) {
+      this.startStreaming();
+      return false;
+    }
+    this.#chunks.push(bytes);
+    this.#size += bytes.byteLength;
+    return true;
+  }
+}
+
 /**
  * Starts holding the response's writes.
  * @example
@@ -56,97 +202,7 @@ function applyHeadArgs(res: NodeResponseLike, args: unknown[]): void {
  * next(); const response = await capture.response; await store(response); capture.flush();
  */
 export function captureNodeResponse(res: NodeResponseLike, maxBodyBytes: number): NodeResponseCapture {
-  const target = res as unknown as Record<'writeHead' | 'write' | 'end' | 'flushHeaders', AnyFn | undefined>;
-  const original = { writeHead: target.writeHead!, write: target.write!, end: target.end!, flushHeaders: target.flushHeaders };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let state: 'holding' | 'ended' | 'streaming' | 'restored' = 'holding';
-  const endCallbacks: Callback[] = [];
-  let resolveResponse!: (response: HttpResponse) => void;
-  const response = new Promise<HttpResponse>((resolve) => {
-    resolveResponse = resolve;
-  });
-
-  const snapshot = (bodyOmitted: boolean): HttpResponse => ({
-    status: res.statusCode,
-    headers: flattenHeaders(res.getHeaders()),
-    body: bodyOmitted ? new Uint8Array(0) : concatBytes(chunks),
-    ...(bodyOmitted ? { bodyOmitted: true } : {}),
-  });
-
-  function restore(): void {
-    if (state === 'restored') return;
-    target.writeHead = original.writeHead;
-    target.write = original.write;
-    target.end = original.end;
-    target.flushHeaders = original.flushHeaders;
-    // Only the replay path may ever set it; a handler echoing it must not fake a replay.
-    if (!res.headersSent) res.removeHeader(REPLAYED_HEADER);
-  }
-
-  /** Sends what is held and lets the rest through: the body will not be stored. */
-  function startStreaming(): void {
-    const held = snapshot(true);
-    restore();
-    state = 'streaming';
-    if (chunks.length === 0) original.flushHeaders?.call(res);
-    for (const chunk of chunks) original.write.call(res, chunk);
-    resolveResponse(held);
-  }
-
-  const isEventStream = () => /^text\/event-stream\b/i.test(String(res.getHeader('content-type') ?? ''));
-
-  /** Holds a chunk; returns false once the response switched to streaming (chunk not held). */
-  function hold(chunk: unknown, encoding: unknown): boolean {
-    if (chunk === undefined || chunk === null || typeof chunk === 'function') return true;
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : toBytes(chunk);
-    if (isEventStream() || size + bytes.byteLength > maxBodyBytes) {
-      startStreaming();
-      return false;
-    }
-    chunks.push(bytes);
-    size += bytes.byteLength;
-    return true;
-  }
-
-  target.writeHead = (...args: unknown[]) => {
-    applyHeadArgs(res, args);
-    return res;
-  };
-  target.flushHeaders = () => startStreaming();
-  target.write = (...args: unknown[]) => {
-    const [chunk, encoding, callback] = args;
-    if (!hold(chunk, encoding)) return original.write.apply(res, args) as boolean;
-    const done = (typeof encoding === 'function' ? encoding : callback) as Callback | undefined;
-    if (done) process.nextTick(done);
-    return true;
-  };
-  target.end = (...args: unknown[]) => {
-    const [chunk, encoding, callback] = args;
-    if (state !== 'holding') return original.end.apply(res, args);
-    if (!hold(chunk, encoding)) return original.end.apply(res, args);
-    const done = [chunk, encoding, callback].find((arg) => typeof arg === 'function') as Callback | undefined;
-    if (done) endCallbacks.push(done);
-    state = 'ended';
-    resolveResponse(snapshot(false));
-    return res;
-  };
-
-  return {
-    response,
-    restore() {
-      restore();
-      state = 'restored';
-    },
-    flush() {
-      const ended = state === 'ended';
-      restore();
-      state = 'restored';
-      if (!ended) return;
-      const body = concatBytes(chunks);
-      original.end.call(res, body.byteLength === 0 ? undefined : body, () => endCallbacks.forEach((callback) => callback()));
-    },
-  };
+  return new ResponseCapture(res, maxBodyBytes);
 }
 
 /**
