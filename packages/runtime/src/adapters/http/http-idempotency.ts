@@ -12,6 +12,7 @@ import { IdempotencyError, StoreUnavailableError } from '../../core/errors.js';
 import { GLOBAL_SCOPE } from '../../core/key.js';
 import { redact } from '../../core/logger.js';
 import { createHttpSerializer, replayOf, type HttpResponse } from './http-response.js';
+import { decodedForRetry } from './replay-encoding.js';
 import { bodyKeyRequired, keyFromBody } from './key-from-body.js';
 import { parseIdempotencyKey, type ParsedKey } from './key-header.js';
 import { resolveHttpOptions, type HttpIdempotencyOptions, type ResolvedHttpOptions } from './options.js';
@@ -171,7 +172,9 @@ export function createHttpIdempotency<Ctx>(options: HttpIdempotencyOptions<Ctx>)
     }
     if (begun.outcome === 'replayed') {
       if (resolved.onReplay !== null) notifyReplay(resolved.onReplay, ctx, request, begun.value, logger, parsed.key);
-      return { kind: 'respond', response: replayOf(begun.value) };
+      const replay = replayOf(begun.value);
+      // A body stored content-coded (compression inside this middleware) is decoded for a retry that refuses that coding.
+      return { kind: 'respond', response: replay.headers['content-encoding'] === undefined ? replay : await decodedForRetry(replay, request.header('accept-encoding')) };
     }
     const held = begun;
     if (resolved.rateLimit !== null) {
