@@ -10,6 +10,7 @@ import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { idempotency } from '../../src/adapters/hono/index.js';
 import { createIdempotency } from '../../src/core/engine.js';
@@ -171,6 +172,35 @@ describe('hono adapter on @hono/node-server', () => {
     // Read through Hono's cache and handed over as a new Request: Node's stream was left to the server's.
     expect(await response.json()).toEqual({ got: { n: 5 }, sameRequest: false });
     expect((await post(`${url}/touched`, 'k-touched', '{"n":5}')).headers.get('idempotent-replayed')).toBe('true');
+    expect(runs).toBe(1);
+  });
+
+  it('a client that goes away mid-body claims nothing, and the server keeps answering', async () => {
+    const engine = createIdempotency({ store: createMemoryStore() });
+    const hono = new Hono();
+    let runs = 0;
+    hono.post('/pay', idempotency({ idempotency: engine, scope: () => 'u' }), async (c) => {
+      runs++;
+      return c.json({ got: await c.req.json() }, 201);
+    });
+    const url = await listen(hono);
+    const { port } = new URL(url);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        // 100 bytes announced, 10 sent, then the connection is cut.
+        socket.write('POST /pay HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nidempotency-key: k-cut\r\ncontent-length: 100\r\n\r\n{"amount":');
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => {});
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runs).toBe(0);
+    expect(await engine.options.store.get({ key: 'k-cut', scope: 'u' })).toBeNull();
+    // The same key, sent whole, runs once.
+    const whole = await post(`${url}/pay`, 'k-cut', '{"amount":5}');
+    expect(whole.status).toBe(201);
+    expect(await whole.json()).toEqual({ got: { amount: 5 } });
     expect(runs).toBe(1);
   });
 
