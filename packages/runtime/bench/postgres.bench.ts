@@ -31,7 +31,7 @@ import { purgeLatency, wantCase } from './purge-latency.js';
 import { importRuntime, runtimeSource } from './runtime-import.js';
 
 const { fingerprintFields } = await importRuntime<typeof import('@idempotency-builder/runtime')>('');
-const { createPostgresStore, startPostgresCleanup } = await importRuntime<typeof import('@idempotency-builder/runtime/postgres')>('postgres');
+const { createPostgresStore, DEFAULT_PAUSE_RATIO, startPostgresCleanup } = await importRuntime<typeof import('@idempotency-builder/runtime/postgres')>('postgres');
 
 const PGBENCH = '/usr/bin/pgbench';
 const CONNECTION = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
@@ -236,11 +236,11 @@ async function purgeCases(report: Reporter, pool: pg.Pool, store: PostgresStore)
       await cleanup.stop();
     });
   };
-  // IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS=0,1,3 (default 0,3): the job's pacing, one case each; 3 is the job's default.
+  // IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS=0,3,9 (default: 0 and the job's default): the job's pacing, one case each.
   // IDEMPOTENCY_BENCH_PG_BATCH_SIZES=250,1000 (default 1000, the job's default): each pacing at each size.
   for (const batchSize of (process.env.IDEMPOTENCY_BENCH_PG_BATCH_SIZES ?? '1000').split(',').map(Number)) {
-    for (const ratio of (process.env.IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS ?? '0,3').split(',').map(Number)) {
-      const pacing = `pauseRatio ${ratio}${ratio === 0 ? ': batches back to back' : ratio === 3 ? ': the default' : ''}`;
+    for (const ratio of (process.env.IDEMPOTENCY_BENCH_PG_PAUSE_RATIOS ?? `0,${DEFAULT_PAUSE_RATIO}`).split(',').map(Number)) {
+      const pacing = `pauseRatio ${ratio}${ratio === 0 ? ': batches back to back' : ratio === DEFAULT_PAUSE_RATIO ? ': the default' : ''}`;
       await job(batchSize === 1000 ? pacing : `${pacing}, batchSize ${batchSize}`, { pauseRatio: ratio, batchSize });
     }
   }

@@ -1,7 +1,7 @@
 // The PostgreSQL cleanup job's pacing (pauseRatio), over a scripted store: no server needed.
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../../src/core/errors.js';
-import { startPostgresCleanup } from '../../src/stores/postgres/index.js';
+import { DEFAULT_PAUSE_RATIO, startPostgresCleanup } from '../../src/stores/postgres/index.js';
 
 /** A store whose batches take `batchMs` each and that holds `backlog` expired rows; it records when each batch started and ended. */
 function scriptedStore(backlog: number, batchMs: number) {
@@ -27,14 +27,15 @@ function scriptedStore(backlog: number, batchMs: number) {
 const gaps = (batches: { start: number; end: number }[]) => batches.slice(1).map((b, i) => b.start - batches[i]!.end);
 
 describe('postgres cleanup pacing', () => {
-  it('pauses between batches for pauseRatio × the last batch duration, 3× by default', async () => {
-    const { store, batches } = scriptedStore(3_000, 100);
+  it('pauses between batches for pauseRatio × the last batch duration, 9× by default', async () => {
+    expect(DEFAULT_PAUSE_RATIO).toBe(9);
+    const { store, batches } = scriptedStore(3_000, 40);
     const job = startPostgresCleanup({ store, ttlMs: 60_000, intervalMs: 3_600_000, batchSize: 1_000 });
     expect(await job.runOnce()).toBe(3_000);
     await job.stop();
     expect(batches).toHaveLength(4); // 3 full batches, then the short one that ends the run
-    for (const gap of gaps(batches)) expect(gap).toBeGreaterThanOrEqual(290); // ≈ 3 × the 100 ms batch, timer slack allowed
-    expect(job.retention).toMatch(/pausing 3× each batch's duration/);
+    for (const gap of gaps(batches)) expect(gap).toBeGreaterThanOrEqual(350); // ≈ 9 × the 40 ms batch, timer slack allowed
+    expect(job.retention).toMatch(/pausing 9× each batch's duration/);
   });
 
   it('runs batches back to back with pauseRatio 0, and never pauses before a run\'s first batch', async () => {

@@ -18,4 +18,4 @@ export {
   type TransactionalIdempotency,
   type TransactionalOptions,
 } from './transactional.js';
-export { startPostgresCleanup, type PostgresCleanupJob, type PostgresCleanupOptions } from './cleanup.js';
+export { DEFAULT_PAUSE_RATIO, startPostgresCleanup, type PostgresCleanupJob, type PostgresCleanupOptions } from './cleanup.js';
