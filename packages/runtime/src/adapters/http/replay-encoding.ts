@@ -14,13 +14,15 @@ import type { HttpResponse } from './http-response.js';
 const MAX_DECODED_BYTES = 64 * 1024 * 1024;
 
 type Decode = (bytes: Uint8Array, options: ZlibOptions) => Promise<Buffer>;
-const inflateEither: Decode = (bytes, options) =>
-  // HTTP's "deflate" is the zlib format; some servers send raw deflate instead.
-  promisify(inflate)(bytes, options).catch(() => promisify(inflateRaw)(bytes, options));
+const gunzipAsync: Decode = promisify(gunzip);
+const inflateAsync: Decode = promisify(inflate);
+const inflateRawAsync: Decode = promisify(inflateRaw);
+// HTTP's "deflate" is the zlib format; some servers send raw deflate instead.
+const inflateEither: Decode = (bytes, options) => inflateAsync(bytes, options).catch(() => inflateRawAsync(bytes, options));
 
 const DECODERS: Readonly<Record<string, Decode>> = {
-  gzip: promisify(gunzip),
-  'x-gzip': promisify(gunzip),
+  gzip: gunzipAsync,
+  'x-gzip': gunzipAsync,
   deflate: inflateEither,
   br: promisify(brotliDecompress),
 };
