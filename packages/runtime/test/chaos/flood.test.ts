@@ -22,7 +22,7 @@ import { createMysqlStore } from '../../src/stores/mysql/index.js';
 import { createDynamoDbTable } from '../../src/stores/dynamodb/index.js';
 import { startDynalite, type Dynalite } from '../stores/dynamodb-support/dynalite-server.js';
 import { probeTcp, serviceAvailable } from '../support/services.js';
-import { deletePrefix, uniquePrefix } from '../stores/redis-support/prefix.js';
+import { deleteRunKeys, uniquePrefix } from '../stores/redis-support/prefix.js';
 import { spawnWorker } from '../stores/workers/spawn-worker.js';
 import { flood, openBackend, type FloodBackend, type FloodReport } from './support/flood.js';
 import type { FloodMessage } from './support/flood-worker.js';
@@ -43,7 +43,6 @@ const mysqlTables: string[] = [];
 let dynalite: Dynalite | undefined;
 const admin = pgAvailable ? new pg.Pool({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test', max: 1 }) : undefined;
 const redisAdmin = redisAvailable ? new Redis({ host: '127.0.0.1', port: 6379 }) : undefined;
-const prefixes: string[] = [];
 let cases = 0;
 
 beforeAll(async () => {
@@ -54,7 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await admin?.end();
-  for (const prefix of prefixes) if (redisAdmin) await deletePrefix(redisAdmin, prefix);
+  if (redisAdmin) await deleteRunKeys(redisAdmin);
   redisAdmin?.disconnect();
   for (const table of mysqlTables) await mysqlAdmin?.query(`DROP TABLE IF EXISTS \`${table}\`, \`${table}_migrations\``);
   await mysqlAdmin?.end();
@@ -82,9 +81,7 @@ async function freshBackend(kind: FloodBackend['kind']): Promise<FloodBackend> {
     await createDynamoDbTable(dynalite!.client, { table });
     return { kind, endpoint: dynalite!.endpoint, table };
   }
-  const prefix = uniquePrefix(`flood${id}`);
-  prefixes.push(prefix);
-  return { kind, prefix };
+  return { kind, prefix: uniquePrefix(`flood${id}`) };
 }
 
 function expectExactlyOnce(effectsFile: string, reports: readonly FloodReport[], total: number): void {

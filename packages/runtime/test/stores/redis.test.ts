@@ -12,7 +12,7 @@ import { createRedisStore } from '../../src/stores/redis/index.js';
 import type { ClaimResult } from '../../src/core/store-contract.js';
 import { binaryResponse, runStoreConformance, testKey } from '../../src/testing/index.js';
 import { probeTcp, serviceAvailable } from '../support/services.js';
-import { deletePrefix, uniquePrefix } from './redis-support/prefix.js';
+import { deleteRunKeys, uniquePrefix } from './redis-support/prefix.js';
 import { sleep } from './redis-support/redis-server.js';
 
 const available = await serviceAvailable('Redis (127.0.0.1:6379)', () => probeTcp(6379));
@@ -21,21 +21,18 @@ const io = available ? new Redis({ port: 6379, host: '127.0.0.1' }) : undefined;
 // ioredis 6 loses the command name of call()/callBuffer() under auto-pipelining: the store must not rely on them.
 const ioAuto = available ? new Redis({ port: 6379, host: '127.0.0.1', enableAutoPipelining: true }) : undefined;
 const nodeRedis = available ? await createClient({ socket: { port: 6379, host: '127.0.0.1' } }).connect() : undefined;
-const prefixes: string[] = [];
 
 afterAll(async () => {
   if (!io) return;
-  for (const prefix of prefixes) await deletePrefix(io, prefix);
+  await deleteRunKeys(io);
   io.disconnect();
   ioAuto?.disconnect();
   await nodeRedis?.close();
 });
 
-/** A store under a fresh prefix, remembered for cleanup. */
+/** A store under a fresh prefix (under this file's run root, deleted afterwards). */
 function storeOver(client: Redis | NonNullable<typeof nodeRedis>, label: string, options: { keepExpiredMs?: number; waitForReplicas?: { count: number; timeoutMs: number } } = {}) {
-  const prefix = uniquePrefix(label);
-  prefixes.push(prefix);
-  return createRedisStore({ client, prefix, ...options });
+  return createRedisStore({ client, prefix: uniquePrefix(label), ...options });
 }
 
 runStoreConformance({ name: 'redis (ioredis, standalone)', skip, createStore: () => storeOver(io!, 'conf-io') });
