@@ -141,7 +141,8 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
   const money = moneyFunctions(ctx);
   const out = new Map<EndpointFinding, DuplicateCost & { protection?: string }>();
   for (const endpoint of endpoints) {
-    const file = fileOf(endpoint.location);
+    // The handler's own file: a controller module when the route imports its handler from one.
+    const file = endpoint.span?.file ?? fileOf(endpoint.location);
     const lines = fileLines(ctx.root, file);
     const start = endpoint.span?.start ?? lineOf(endpoint.location);
     const end = endpoint.span?.end ?? start;

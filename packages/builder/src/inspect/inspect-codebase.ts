@@ -104,13 +104,15 @@ function resolveBodyTypes(endpoints: EndpointFinding[], shapes: ReadonlyMap<stri
 const SECRET_FIELD = /pass(word|wd|phrase)?\d?$|^pwd$|secret|token|api_?key|apikey|private_?key|card_?number|cardnumber|^pan$|^cvc$|^cvv2?$|^cv2$|security_?code|^pin$|^otp$|^ssn$/i;
 
 /**
- * Path parameters apart from body fields; secrets marked so that they are never hashed plainly;
- * route written the way the design shows it.
+ * Path parameters listed apart from body fields; secrets marked so that they are never hashed
+ * plainly; route written the way the design shows it. A body field named like a path parameter
+ * stays a body field (`req.body.id`, a PayPal capture id, on `PUT /orders/:id/pay`): both are
+ * hashed, the path as part of the route.
  */
 function finishEndpoint(endpoint: EndpointFinding): EndpointFinding {
   const route = normaliseRoute(endpoint.route);
   const pathParams = [...route.matchAll(/(?::(\w+)|\{(\w+)(?::[^}]*)?\}|\[(?:\.\.\.)?(\w+)\]|<(?:\w+:)?(\w+)>)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').filter(Boolean);
-  const bodyFields = endpoint.bodyFields.filter((f) => !pathParams.includes(f));
+  const { bodyFields } = endpoint;
   const secretFields = bodyFields.filter((f) => SECRET_FIELD.test(f.slice(f.lastIndexOf('.') + 1)));
   return { ...endpoint, route, bodyFields, ...(pathParams.length > 0 ? { pathParams } : {}), ...(secretFields.length > 0 ? { secretFields } : {}) };
 }
@@ -209,7 +211,10 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
     }
   }
 
-  const routed = resolveRoutes(code.endpoints, routeFacts, new Set(sourceFiles.map((s) => s.file.relPath)));
+  const sourcePaths = new Set(sourceFiles.map((s) => s.file.relPath));
+  // Routes whose handlers live in controller modules: read those modules now that every file is known.
+  if (tsScanner) code.endpoints = tsScanner.resolveImportedHandlers(code.endpoints, sourcePaths, (relPath) => read(resolve(root, relPath)));
+  const routed = resolveRoutes(code.endpoints, routeFacts, sourcePaths);
   notes.push(...routed.notes);
   // Body types named by endpoints: only now are the deferred files that may declare them parsed.
   const bodyTypeNames = [...routed.endpoints.map((e) => e.bodyType), ...[...handlerTypes.values()].flat().map((h) => h.type)]

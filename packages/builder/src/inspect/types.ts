@@ -21,6 +21,19 @@ export interface TechFinding<T extends string> {
   readonly evidence: string;
 }
 
+/**
+ * A route handler another module exports, as the route's file imports it: `import { pay } from
+ * '../controllers/orders.js'`, `import * as orders from …` with `orders.pay`, `require(…)`.
+ */
+export interface HandlerImport {
+  /** Files the module specifier may name, relative to the inspected directory, likeliest first. */
+  readonly candidates: readonly string[];
+  /** The export holding the handler: its name, or `default` (also `module.exports`). */
+  readonly exportName: string;
+  /** A property of that export (`orders.pay` on a default-exported object or `module.exports`). */
+  readonly property?: string;
+}
+
 /** An HTTP handler that mutates state (POST/PUT/PATCH/DELETE). */
 export interface EndpointFinding {
   readonly method: MutatingMethod;
@@ -35,8 +48,11 @@ export interface EndpointFinding {
   readonly bodyType?: string;
   /** True when the route or its body says it receives a provider's webhook. */
   readonly webhook: boolean;
-  /** 1-based line span of the handler, used to attach payment calls made inside it. */
-  readonly span?: { readonly start: number; readonly end: number };
+  /**
+   * 1-based line span of the handler, used to attach payment calls made inside it; `file` when the
+   * handler is declared in another file than the route (a controller module), else the route's.
+   */
+  readonly span?: { readonly start: number; readonly end: number; readonly file?: string };
   /** Path parameters of the full route (`:id`, `{id}`), never body fields. */
   readonly pathParams?: readonly string[];
   /** Query parameters the handler reads (`req.query.x`, `Query(...)`), listed apart from the body. */
@@ -47,6 +63,8 @@ export interface EndpointFinding {
   readonly cost?: { readonly level: 'money' | 'external' | 'write' | 'none' | 'auth' | 'read'; readonly evidence: readonly string[] };
   /** Idempotency handling already in the handler, with `path:line`. */
   readonly protection?: string;
+  /** Internal: the import a handler defined in another module comes through, resolved once every file is known. */
+  readonly handlerImport?: HandlerImport;
   /** Internal: the router node the route is declared on (`file#router`), resolved to its mount prefixes. */
   readonly scope?: string;
   /**

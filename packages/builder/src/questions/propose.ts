@@ -62,7 +62,9 @@ function lineOfLocation(location: string): number {
 function callsIn(endpoint: EndpointFinding, calls: readonly PaymentCallFinding[]): PaymentCallFinding[] {
   const { span } = endpoint;
   if (!span) return [];
-  return calls.filter((c) => fileOf(c.location) === fileOf(endpoint.location) && lineOfLocation(c.location) >= span.start && lineOfLocation(c.location) <= span.end);
+  // The handler may live in a controller module the route imports it from.
+  const file = span.file ?? fileOf(endpoint.location);
+  return calls.filter((c) => fileOf(c.location) === file && lineOfLocation(c.location) >= span.start && lineOfLocation(c.location) <= span.end);
 }
 
 function webhookProvider(route: string, providers: readonly Provider[]): Provider | undefined {
@@ -91,9 +93,10 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
   const reached = endpoint.cost?.level === 'money' ? inspection.paymentCalls.find((c) => endpoint.cost?.evidence.some((e) => e.includes(c.location))) : undefined;
   let provider: Provider | undefined = [calls[0]?.provider, reached?.provider].find(isPlanProvider);
   if (!provider && kind === 'webhook') provider = webhookProvider(endpoint.route, providers);
-  // Body fields only: path parameters are already bound by the route, secrets are never hashed plainly.
+  // Body fields only (the route binds the path), secrets never hashed plainly. A body field named
+  // like a path parameter (`req.body.id` beside `:id`) is another value, so it stays.
   const secrets = new Set(endpoint.secretFields ?? []);
-  const fields = [...new Set(endpoint.bodyFields)].filter((f) => !NOT_SIGNIFICANT.test(f) && !secrets.has(f) && !(endpoint.pathParams ?? []).includes(f));
+  const fields = [...new Set(endpoint.bodyFields)].filter((f) => !NOT_SIGNIFICANT.test(f) && !secrets.has(f));
   if (secrets.size > 0) notes.secretFields = code(`${[...secrets].join(', ')} left out of the fingerprint (secrets are never stored, even hashed) — ${endpoint.location}`);
   if (fields.length === 0) notes.significantFields = assumption(fieldsNote(kind, provider));
   const effect = calls.length > 0

@@ -15,6 +15,9 @@ import { nextPagesEndpoints } from './ts-next-pages.js';
 import { collectRouteFacts, nodeOf } from './ts-route-facts.js';
 import { parseSource } from './ts-source.js';
 
+// Loaded with this module (the inspector imports it lazily): handlers another module exports.
+export { resolveImportedHandlers } from './ts-imported-handlers.js';
+
 
 /** Project-level hints that a single file cannot know. */
 export interface ProjectHints {

@@ -30,17 +30,22 @@ export function declarationOf(src: ParsedSource, name: string): { fn?: FunctionL
 }
 
 /**
- * The same-file function an expression stands for: inline, a name declared in the file, the
- * function a wrapping call is given (`withAuth(handler)`, `cors(handler as any)`; the last
- * argument first, since options usually come before the handler), or, with `property`, that
- * property of an object literal (`{ resolve }` in GraphQL builders).
+ * The same-file function an expression stands for: inline, a name declared in the file (or the
+ * function its wrapped initializer is given), the function a wrapping call is given
+ * (`withAuth(handler)`, `cors(handler as any)`; the last argument first, since options usually
+ * come before the handler), or, with `property`, that property of an object literal (`{ resolve }`
+ * in GraphQL builders).
  * @example functionOf(src, exportDefault.expression) // the `handler` declaration behind `export default withSession(handler)`
  */
 export function functionOf(src: ParsedSource, node: ts.Expression | undefined, options: { readonly property?: string } = {}, depth = 0): FunctionLike | undefined {
   if (!node || depth > MAX_WRAPPING) return undefined;
   const inner = unwrap(node);
   if (isFunctionLike(inner)) return inner;
-  if (ts.isIdentifier(inner)) return declarationOf(src, inner.text)?.fn;
+  if (ts.isIdentifier(inner)) {
+    // `const pay = asyncHandler(async (req, res) => …)`: the function the declared wrapper is given.
+    const declared = declarationOf(src, inner.text);
+    return declared?.fn ?? (declared?.init ? functionOf(src, declared.init, options, depth + 1) : undefined);
+  }
   if (ts.isCallExpression(inner)) {
     for (const arg of [...inner.arguments].reverse()) {
       const fn = functionOf(src, arg, options, depth + 1);

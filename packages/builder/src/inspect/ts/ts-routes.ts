@@ -5,9 +5,11 @@
  */
 import ts from 'typescript';
 import type { EndpointFinding, Framework, MutatingMethod } from '../types.js';
-import { bodyFieldsOf, validatedSchemaOf } from './ts-body-fields.js';
+import { functionOf } from './ts-declarations.js';
+import { callsWebhookVerifier, handlerFacts } from './ts-handler-facts.js';
+import { importedHandler } from './ts-imported-handlers.js';
 import {
-  chainText, isFunctionLike, literalText, nodeEndLine, nodeLine, nodeLocation, propertyValue, rootName, unwrap,
+  isFunctionLike, literalText, nodeLocation, propertyValue, rootName, unwrap,
   type FunctionLike, type ParsedSource,
 } from './ts-source.js';
 
@@ -17,7 +19,6 @@ const CLIENT_NAMES = /^(axios|got|ky|superagent|request|supertest|agent|fetch|ht
 const SERVER_NAME = /(^(app|server|router|routes|fastify|api|instance|r|v\d+)$)|(router|app|server|routes)$/i;
 const HTTP_MODULES: Array<[RegExp, Framework]> = [[/^fastify/, 'fastify'], [/^(hono|@hono\/)/, 'hono'], [/^express/, 'express']];
 const WEBHOOK_ROUTE = /webhook|\bipn\b|(stripe|adyen|paypal)[^/]*\/.*(notification|callback|event)/i;
-const WEBHOOK_CALLS = /(webhooks\.constructEvent(Async)?|validateHMAC|verifyWebhookSignature|verifyNotificationHMAC|timingSafeEqual|createHmac|webhooks?\.verify|Webhook\.verify|wh\.verify)$/;
 
 /**
  * The framework a file's routes belong to: its own imports first, then the project's.
@@ -76,19 +77,8 @@ function resolveHandler(src: ParsedSource, node: ts.Expression | undefined): Fun
   if (isFunctionLike(inner)) return inner;
   if (ts.isObjectLiteralExpression(inner)) return resolveHandler(src, propertyValue(inner, 'handler'));
   if (ts.isCallExpression(inner)) return resolveHandler(src, inner.arguments[inner.arguments.length - 1]);
-  if (!ts.isIdentifier(inner)) return undefined;
-  let found: FunctionLike | undefined;
-  const visit = (child: ts.Node): void => {
-    if (found) return;
-    if (ts.isFunctionDeclaration(child) && child.name?.text === inner.text) found = child;
-    else if (ts.isVariableDeclaration(child) && ts.isIdentifier(child.name) && child.name.text === inner.text && child.initializer) {
-      const init = unwrap(child.initializer);
-      if (isFunctionLike(init)) found = init;
-    }
-    ts.forEachChild(child, visit);
-  };
-  visit(src.sf);
-  return found;
+  // A name declared in this file, also through a wrapper (`const pay = asyncHandler(async (req, res) => …)`).
+  return ts.isIdentifier(inner) ? functionOf(src, inner) : undefined;
 }
 
 function handlerName(node: ts.Expression | undefined, fn: FunctionLike | undefined): string | undefined {
@@ -96,17 +86,6 @@ function handlerName(node: ts.Expression | undefined, fn: FunctionLike | undefin
   if (node && ts.isPropertyAccessExpression(unwrap(node))) return (unwrap(node) as ts.PropertyAccessExpression).name.text;
   if (fn && (ts.isFunctionExpression(fn) || ts.isFunctionDeclaration(fn)) && fn.name) return fn.name.text;
   return undefined;
-}
-
-function callsWebhookVerifier(fn: FunctionLike | undefined): boolean {
-  let found = false;
-  const visit = (node: ts.Node): void => {
-    if (found) return;
-    if (ts.isCallExpression(node) && WEBHOOK_CALLS.test(chainText(node.expression))) found = true;
-    ts.forEachChild(node, visit);
-  };
-  if (fn?.body) visit(fn.body);
-  return found;
 }
 
 /**
@@ -117,20 +96,25 @@ function callsWebhookVerifier(fn: FunctionLike | undefined): boolean {
 export function endpointFinding(src: ParsedSource, spec: {
   method: MutatingMethod; route: string; framework: Framework; at: ts.Node; handler?: FunctionLike; name?: string;
   boundNames?: readonly string[]; bodyType?: string; verifiedBy?: readonly (FunctionLike | undefined)[];
+  /** The handler argument as written: followed into the module that exports it when it is not in this file. */
+  handlerNode?: ts.Expression;
 }): EndpointFinding {
   const { handler } = spec;
-  const bodyType = spec.bodyType ?? (handler ? validatedSchemaOf(handler) : undefined);
+  const facts = handler ? handlerFacts(src, handler, spec.boundNames) : undefined;
+  const bodyType = spec.bodyType ?? facts?.bodyType;
+  const handlerImport = !handler && spec.handlerNode ? importedHandler(src, spec.handlerNode) : undefined;
   return {
     method: spec.method,
     route: spec.route,
     framework: spec.framework,
     location: nodeLocation(src, spec.at),
     ...(spec.name ? { handler: spec.name } : {}),
-    bodyFields: handler ? bodyFieldsOf(handler, spec.boundNames) : [],
+    bodyFields: facts?.bodyFields ?? [],
     ...(bodyType ? { bodyType } : {}),
     // Signature verification anywhere on the route's path (its middleware too) marks a webhook.
-    webhook: WEBHOOK_ROUTE.test(spec.route) || callsWebhookVerifier(handler) || (spec.verifiedBy ?? []).some((fn) => callsWebhookVerifier(fn)),
-    ...(handler ? { span: { start: nodeLine(src, handler), end: nodeEndLine(src, handler) } } : {}),
+    webhook: WEBHOOK_ROUTE.test(spec.route) || (facts?.verifiesSignature ?? false) || (spec.verifiedBy ?? []).some((fn) => callsWebhookVerifier(fn)),
+    ...(facts ? { span: facts.span } : {}),
+    ...(handlerImport ? { handlerImport } : {}),
   };
 }
 
@@ -172,7 +156,7 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
   if (METHODS[name] && chained && isServerReceiver(chained.expression.expression, serverVars)) {
     const route = literalText(chained.arguments[0]);
     const handler = resolveHandler(src, last);
-    return route === undefined ? [] : [endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler) })];
+    return route === undefined ? [] : [endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler), ...(last ? { handlerNode: last } : {}) })];
   }
   if (!isServerReceiver(receiver, serverVars)) return [];
   if (METHODS[name] && args.length >= 2) {
@@ -192,7 +176,7 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
       if (ts.isObjectLiteralExpression(inner)) return ['preHandler', 'onRequest', 'preValidation'].map((hook) => resolveHandler(src, propertyValue(inner, hook)));
       return [resolveHandler(src, arg)];
     });
-    const found = endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler), verifiedBy, ...(schemaType ? { bodyType: schemaType } : {}) });
+    const found = endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler), handlerNode: last, verifiedBy, ...(schemaType ? { bodyType: schemaType } : {}) });
     return [inlineFields.length > 0 ? { ...found, bodyFields: [...new Set([...found.bodyFields, ...inlineFields])] } : found];
   }
   if (name === 'route' && args.length === 1 && ts.isObjectLiteralExpression(unwrap(args[0] as ts.Expression))) {
@@ -201,13 +185,13 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
     const handlerNode = propertyValue(options, 'handler');
     const handler = resolveHandler(src, handlerNode);
     return route === undefined ? [] : methodsOf(propertyValue(options, 'method')).map((method) =>
-      endpointFinding(src, { method, route, framework, at, handler, name: handlerName(handlerNode, handler) }));
+      endpointFinding(src, { method, route, framework, at, handler, name: handlerName(handlerNode, handler), ...(handlerNode ? { handlerNode } : {}) }));
   }
   if (name === 'on' && args.length >= 3) {
     const route = literalText(args[1]);
     const handler = resolveHandler(src, last);
     return route === undefined ? [] : methodsOf(args[0]).map((method) =>
-      endpointFinding(src, { method, route, framework, at, handler, name: handlerName(last, handler) }));
+      endpointFinding(src, { method, route, framework, at, handler, name: handlerName(last, handler), ...(last ? { handlerNode: last } : {}) }));
   }
   return [];
 }

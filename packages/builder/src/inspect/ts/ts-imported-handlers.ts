@@ -1,0 +1,227 @@
+/**
+ * Route handlers declared in another module: the routes + controllers layout most Express apps
+ * use (`router.post('/', protect, addOrderItems)` with `addOrderItems` imported from
+ * `../controllers/orderController.js`). The route's file records how it imports the handler
+ * (`importedHandler`); once every file is known, `resolveImportedHandlers` reads the module that
+ * exports it and takes the body fields, schema, signature check and lines from the function there.
+ *
+ * Relative specifiers only, and barrels (`export * from './x.js'`) up to three hops: a package or
+ * a path alias (`@/controllers`) is not resolved, and such a route keeps "defined elsewhere" —
+ * the inspector says what it did not read rather than guess.
+ */
+import { posix } from 'node:path';
+import ts from 'typescript';
+import type { EndpointFinding, HandlerImport } from '../types.js';
+import { declarationOf, functionOf } from './ts-declarations.js';
+import { handlerFacts } from './ts-handler-facts.js';
+import { parseSource, unwrap, type FunctionLike, type ParsedSource } from './ts-source.js';
+
+/** How deep `a(b(handler))` wrappers and re-export chains are followed. */
+const MAX_DEPTH = 3;
+const SUFFIXES = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js', '/index.mjs', '/index.cjs'];
+
+/**
+ * The files a relative specifier may name. TypeScript ESM writes the emitted name (`./orders.js`)
+ * for a source it reads as `./orders.ts`, so that source comes first.
+ * @example moduleCandidates('src/routes/orders.ts', '../controllers/orders.js')[0] // 'src/controllers/orders.ts'
+ */
+export function moduleCandidates(fromFile: string, specifier: string): string[] {
+  const base = posix.normalize(posix.join(posix.dirname(fromFile), specifier));
+  const emitted = /\.(m|c)?js$/.exec(base);
+  const sources = emitted ? [`${base.slice(0, -emitted[0].length)}.${emitted[1] ?? ''}ts`, `${base.slice(0, -emitted[0].length)}.tsx`] : [];
+  return [...new Set([...sources, ...SUFFIXES.map((suffix) => `${base}${suffix}`)])];
+}
+
+const isRelative = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../');
+
+/** How a local name is bound to a relative module: one of its exports, or the whole module (`* as ns`, `require`). */
+type Binding = { readonly specifier: string; readonly exportName: string } | { readonly specifier: string; readonly whole: 'namespace' | 'module' };
+
+function bindingOf(src: ParsedSource, local: string): Binding | undefined {
+  for (const statement of src.sf.statements) {
+    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier) && isRelative(statement.moduleSpecifier.text)) {
+      const specifier = statement.moduleSpecifier.text;
+      const clause = statement.importClause;
+      if (!clause || clause.isTypeOnly) continue;
+      if (clause.name?.text === local) return { specifier, exportName: 'default' };
+      const named = clause.namedBindings;
+      if (named && ts.isNamespaceImport(named) && named.name.text === local) return { specifier, whole: 'namespace' };
+      if (named && ts.isNamedImports(named)) {
+        const element = named.elements.find((e) => e.name.text === local && !e.isTypeOnly);
+        if (element) return { specifier, exportName: element.propertyName?.text ?? local };
+      }
+    }
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      const specifier = requiredSpecifier(declaration.initializer);
+      if (specifier === undefined) continue;
+      if (ts.isIdentifier(declaration.name) && declaration.name.text === local) return { specifier, whole: 'module' };
+      if (ts.isObjectBindingPattern(declaration.name)) {
+        const element = declaration.name.elements.find((e) => ts.isIdentifier(e.name) && e.name.text === local);
+        const property = element?.propertyName;
+        if (element) return { specifier, exportName: property && ts.isIdentifier(property) ? property.text : local };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `'./x'` for `require('./x')`, else undefined. */
+function requiredSpecifier(node: ts.Expression | undefined): string | undefined {
+  const inner = node ? unwrap(node) : undefined;
+  if (!inner || !ts.isCallExpression(inner) || !ts.isIdentifier(inner.expression) || inner.expression.text !== 'require') return undefined;
+  const [arg] = inner.arguments;
+  return arg && ts.isStringLiteral(arg) && isRelative(arg.text) ? arg.text : undefined;
+}
+
+/**
+ * How a route's file imports the handler it names, when the handler is not declared in the file:
+ * `addOrderItems` (a named or default import, a destructured `require`), `users.registerUser` (a
+ * namespace import, or a member of a default export or `module.exports`), either inside a
+ * wrapper call (`asyncHandler(addOrderItems)`).
+ * @example importedHandler(src, node) // { candidates: ['src/controllers/orders.ts', …], exportName: 'addOrderItems' }
+ */
+export function importedHandler(src: ParsedSource, node: ts.Expression, depth = 0): HandlerImport | undefined {
+  const inner = unwrap(node);
+  if (ts.isCallExpression(inner)) {
+    const last = inner.arguments[inner.arguments.length - 1];
+    return last && depth < MAX_DEPTH ? importedHandler(src, last, depth + 1) : undefined;
+  }
+  if (ts.isIdentifier(inner)) {
+    const binding = bindingOf(src, inner.text);
+    if (!binding) return undefined;
+    const candidates = moduleCandidates(src.relPath, binding.specifier);
+    if ('exportName' in binding) return { candidates, exportName: binding.exportName };
+    // `const pay = require('./pay')`: the module itself is the handler.
+    return binding.whole === 'module' ? { candidates, exportName: 'default' } : undefined;
+  }
+  if (ts.isPropertyAccessExpression(inner) && ts.isIdentifier(inner.expression)) {
+    const binding = bindingOf(src, inner.expression.text);
+    if (!binding) return undefined;
+    const candidates = moduleCandidates(src.relPath, binding.specifier);
+    const member = inner.name.text;
+    if ('whole' in binding) return binding.whole === 'namespace' ? { candidates, exportName: member } : { candidates, exportName: 'default', property: member };
+    return { candidates, exportName: binding.exportName, property: member };
+  }
+  return undefined;
+}
+
+const isExported = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+const isDefault = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+
+/** `module.exports` or `exports` (`target` 'module'), or `module.exports.x` / `exports.x` (the member's name). */
+function exportsTarget(node: ts.Expression): 'module' | string | undefined {
+  const inner = unwrap(node);
+  if (ts.isIdentifier(inner) && inner.text === 'exports') return 'module';
+  if (!ts.isPropertyAccessExpression(inner)) return undefined;
+  if (ts.isIdentifier(inner.expression) && inner.expression.text === 'module' && inner.name.text === 'exports') return 'module';
+  return exportsTarget(inner.expression) === 'module' ? inner.name.text : undefined;
+}
+
+/** The function an object literal (or a name declared as one) holds under `property`: a method or a value. */
+function memberFunction(src: ParsedSource, node: ts.Expression, property: string): FunctionLike | undefined {
+  let inner = unwrap(node);
+  if (ts.isIdentifier(inner)) inner = declarationOf(src, inner.text)?.init ?? inner;
+  if (!ts.isObjectLiteralExpression(inner)) return undefined;
+  for (const member of inner.properties) {
+    const name = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? member.name.text : undefined;
+    if (name !== property) continue;
+    if (ts.isMethodDeclaration(member)) return member;
+    if (ts.isPropertyAssignment(member)) return functionOf(src, member.initializer);
+    if (ts.isShorthandPropertyAssignment(member)) return functionOf(src, member.name);
+  }
+  return undefined;
+}
+
+/** The function a module exports under `exportName` (`default` also being `module.exports`), or that export's `property`. */
+function exportedFunction(src: ParsedSource, exportName: string, property: string | undefined): FunctionLike | undefined {
+  const pick = (value: ts.Expression) => (property ? memberFunction(src, value, property) : functionOf(src, value));
+  // `export { addOrderItems }` at the end of the file: the declaration of that local name.
+  const pickDeclared = (local: string) => {
+    const declared = declarationOf(src, local);
+    return declared?.fn && !property ? declared.fn : declared?.init ? pick(declared.init) : undefined;
+  };
+  for (const statement of src.sf.statements) {
+    let found: FunctionLike | undefined;
+    if (ts.isFunctionDeclaration(statement) && isExported(statement) && !property) {
+      if (exportName === 'default' ? isDefault(statement) : statement.name?.text === exportName) found = statement;
+    } else if (ts.isVariableStatement(statement) && isExported(statement) && exportName !== 'default') {
+      const declaration = statement.declarationList.declarations.find((d) => ts.isIdentifier(d.name) && d.name.text === exportName);
+      if (declaration?.initializer) found = pick(declaration.initializer);
+    } else if (ts.isExportAssignment(statement) && exportName === 'default') {
+      found = pick(statement.expression);
+    } else if (ts.isExportDeclaration(statement) && !statement.moduleSpecifier && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      const element = statement.exportClause.elements.find((e) => e.name.text === exportName);
+      if (element) found = pickDeclared(element.propertyName?.text ?? exportName);
+    } else if (ts.isExpressionStatement(statement) && ts.isBinaryExpression(statement.expression) && statement.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      const target = exportsTarget(statement.expression.left);
+      if (target === 'module' && exportName === 'default') found = pick(statement.expression.right);
+      else if (target !== undefined && target !== 'module' && target === exportName) found = pick(statement.expression.right);
+    }
+    if (found) return found;
+  }
+  // `const orders = require('./orders')` then `orders.create`: a CommonJS module's `exports.create`.
+  return exportName === 'default' && property ? exportedFunction(src, property, undefined) : undefined;
+}
+
+/** A function and the file that declares it. */
+interface Located {
+  readonly src: ParsedSource;
+  readonly fn: FunctionLike;
+}
+
+/**
+ * Gives each route whose handler another module exports the facts of that handler: body fields,
+ * schema, signature check and its lines in its own file. A handler that cannot be found keeps
+ * what the route's file said of it; `handlerImport` is dropped either way.
+ * @example resolveImportedHandlers(endpoints, new Set(files), (rel) => readFileSync(join(root, rel), 'utf8'))
+ */
+export function resolveImportedHandlers(endpoints: readonly EndpointFinding[], files: ReadonlySet<string>, read: (relPath: string) => string): EndpointFinding[] {
+  const parsed = new Map<string, ParsedSource | undefined>();
+  const load = (relPath: string): ParsedSource | undefined => {
+    if (!parsed.has(relPath)) {
+      try {
+        parsed.set(relPath, parseSource(relPath, read(relPath)));
+      } catch {
+        parsed.set(relPath, undefined);
+      }
+    }
+    return parsed.get(relPath);
+  };
+  const find = (candidates: readonly string[], exportName: string, property: string | undefined, depth: number): Located | undefined => {
+    const file = candidates.find((candidate) => files.has(candidate));
+    const src = file ? load(file) : undefined;
+    if (!src) return undefined;
+    const fn = exportedFunction(src, exportName, property);
+    if (fn) return { src, fn };
+    if (depth >= MAX_DEPTH) return undefined;
+    // A barrel: `export { create } from './orders.js'`, `export * from './orders.js'`.
+    for (const statement of src.sf.statements) {
+      if (!ts.isExportDeclaration(statement) || !statement.moduleSpecifier || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const next = moduleCandidates(src.relPath, statement.moduleSpecifier.text);
+      if (!statement.exportClause && exportName !== 'default') {
+        const found = find(next, exportName, property, depth + 1);
+        if (found) return found;
+      } else if (statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+        const element = statement.exportClause.elements.find((e) => e.name.text === exportName);
+        if (element) return find(next, element.propertyName?.text ?? exportName, property, depth + 1);
+      }
+    }
+    return undefined;
+  };
+  return endpoints.map((endpoint) => {
+    const { handlerImport, ...rest } = endpoint;
+    if (!handlerImport || rest.span) return rest;
+    const found = find(handlerImport.candidates, handlerImport.exportName, handlerImport.property, 0);
+    if (!found) return rest;
+    const facts = handlerFacts(found.src, found.fn, undefined, found.src.relPath);
+    const bodyType = rest.bodyType ?? facts.bodyType;
+    return {
+      ...rest,
+      bodyFields: [...new Set([...rest.bodyFields, ...facts.bodyFields])],
+      ...(bodyType ? { bodyType } : {}),
+      webhook: rest.webhook || facts.verifiesSignature,
+      span: facts.span,
+    };
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * Handlers a route imports from another module (the corpus fixtures express-controllers and
+ * express-cjs-controllers hold the common layouts with their ground truth). Here: the file names a
+ * specifier may stand for, renamed re-exports, and what stays unresolved — a path alias, a missing
+ * export — keeping "defined elsewhere" rather than borrowing another function's facts.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inspectCodebase } from '../src/inspect/index.js';
+import { moduleCandidates } from '../src/inspect/ts/ts-imported-handlers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ib-imported-handlers-'));
+  dirs.push(dir);
+  for (const [path, text] of Object.entries({ 'package.json': '{ "name": "x", "type": "module", "dependencies": { "express": "^4.19.2" } }', ...files })) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+const server = (routes: string) => `import express from 'express';\nimport router from './routes.js';\nconst app = express();\napp.use(express.json());\napp.use('/api', router);\napp.listen(3000);\n${routes}`;
+
+describe('handlers imported from another module', () => {
+  it('looks for the TypeScript source of an emitted name first, then the usual extensions and index files', () => {
+    const candidates = moduleCandidates('src/routes/orders.ts', '../controllers/orders.js');
+    expect(candidates[0]).toBe('src/controllers/orders.ts');
+    expect(candidates).toEqual(expect.arrayContaining(['src/controllers/orders.js', 'src/controllers/orders.js/index.ts']));
+    expect(moduleCandidates('src/routes/orders.ts', '../controllers')).toEqual(expect.arrayContaining(['src/controllers.ts', 'src/controllers/index.ts', 'src/controllers/index.js']));
+  });
+
+  it('follows a renamed re-export through a barrel to the function, and reads its body fields and writes there', async () => {
+    const dir = project({
+      'src/server.ts': server(''),
+      'src/routes.ts': "import { Router } from 'express';\nimport { placeOrder } from './controllers/index.js';\nconst router = Router();\nrouter.post('/orders', placeOrder);\nexport default router;\n",
+      'src/controllers/index.ts': "export { create as placeOrder } from './orders.js';\n",
+      'src/controllers/orders.ts': "import { db } from '../db.js';\nexport async function create(req: any, res: any) {\n  const { sku, quantity } = req.body;\n  await db.query('INSERT INTO orders (sku, quantity) VALUES ($1, $2)', [sku, quantity]);\n  res.status(201).end();\n}\n",
+      'src/db.ts': "import pg from 'pg';\nexport const db = new pg.Pool();\n",
+    });
+    const [endpoint] = (await inspectCodebase(dir)).endpoints;
+    expect(endpoint).toMatchObject({ method: 'POST', route: '/api/orders', bodyFields: ['sku', 'quantity'], span: { file: 'src/controllers/orders.ts', start: 2 } });
+    expect(endpoint?.cost?.evidence.join(' ')).toContain('src/controllers/orders.ts:4');
+    expect(endpoint).not.toHaveProperty('handlerImport');
+  });
+
+  it('leaves a handler behind a path alias or a missing export unresolved, and says so', async () => {
+    const dir = project({
+      'src/server.ts': server(''),
+      'src/routes.ts': "import { Router } from 'express';\nimport { refund } from '@/controllers/payments';\nimport { charge } from './controllers/payments.js';\nconst router = Router();\nrouter.post('/refunds', refund);\nrouter.post('/charges', charge);\nexport default router;\n",
+      // `charge` is not exported here: the inspector must not take `refund`'s facts for it.
+      'src/controllers/payments.ts': "export const refund = async (req: any, res: any) => {\n  const { amount } = req.body;\n  res.json({ amount });\n};\n",
+    });
+    const endpoints = (await inspectCodebase(dir)).endpoints;
+    for (const route of ['/api/refunds', '/api/charges']) {
+      const endpoint = endpoints.find((e) => e.route === route);
+      expect(endpoint, route).toMatchObject({ bodyFields: [], cost: { level: 'write', evidence: ['the handler is defined elsewhere; assumed to write'] } });
+      expect(endpoint?.span, route).toBeUndefined();
+    }
+  });
+});
