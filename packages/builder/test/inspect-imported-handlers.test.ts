@@ -1,15 +1,15 @@
 /**
  * Handlers a route imports from another module (the corpus fixtures express-controllers and
- * express-cjs-controllers hold the common layouts with their ground truth). Here: the file names a
- * specifier may stand for, renamed re-exports, and what stays unresolved — a path alias, a missing
- * export — keeping "defined elsewhere" rather than borrowing another function's facts.
+ * express-cjs-controllers hold the common layouts with their ground truth). Here: a renamed
+ * re-export through a barrel named by its emitted `.js`, and what stays unresolved — a path
+ * alias, a missing export — keeping "defined elsewhere" rather than borrowing another function's facts.
+ * Also routers mounted by iterating a literal table (node-express-boilerplate's `routes/v1/index.js`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectCodebase } from '../src/inspect/index.js';
-import { moduleCandidates } from '../src/inspect/ts/ts-imported-handlers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -27,13 +27,6 @@ function project(files: Record<string, string>): string {
 const server = (routes: string) => `import express from 'express';\nimport router from './routes.js';\nconst app = express();\napp.use(express.json());\napp.use('/api', router);\napp.listen(3000);\n${routes}`;
 
 describe('handlers imported from another module', () => {
-  it('looks for the TypeScript source of an emitted name first, then the usual extensions and index files', () => {
-    const candidates = moduleCandidates('src/routes/orders.ts', '../controllers/orders.js');
-    expect(candidates[0]).toBe('src/controllers/orders.ts');
-    expect(candidates).toEqual(expect.arrayContaining(['src/controllers/orders.js', 'src/controllers/orders.js/index.ts']));
-    expect(moduleCandidates('src/routes/orders.ts', '../controllers')).toEqual(expect.arrayContaining(['src/controllers.ts', 'src/controllers/index.ts', 'src/controllers/index.js']));
-  });
-
   it('follows a renamed re-export through a barrel to the function, and reads its body fields and writes there', async () => {
     const dir = project({
       'src/server.ts': server(''),
@@ -61,5 +54,18 @@ describe('handlers imported from another module', () => {
       expect(endpoint, route).toMatchObject({ bodyFields: [], cost: { level: 'write', evidence: ['the handler is defined elsewhere; assumed to write'] } });
       expect(endpoint?.span, route).toBeUndefined();
     }
+  });
+});
+
+describe('routers mounted from a table', () => {
+  it('mounts routers listed in a table and iterated with for…of over destructured rows; a row whose path is not a literal mounts nothing', async () => {
+    const dir = project({
+      'src/server.ts': "import express from 'express';\nimport { orders } from './orders.js';\nimport { refunds } from './refunds.js';\nconst app = express();\nconst table = [{ path: '/orders', router: orders }, { path: process.env.REFUNDS_PATH, router: refunds }];\nfor (const { path, router } of table) app.use(path, router);\napp.listen(3000);\n",
+      'src/orders.ts': "import { Router } from 'express';\nexport const orders = Router();\norders.post('/', async (req: any, res: any) => { res.json(req.body.sku); });\n",
+      'src/refunds.ts': "import { Router } from 'express';\nexport const refunds = Router();\nrefunds.post('/', async (req: any, res: any) => { res.json(req.body.amount); });\n",
+    });
+    const routes = (await inspectCodebase(dir)).endpoints.map((e) => e.route).sort();
+    // The refunds router's prefix is not in the code: it is shown unmounted rather than under a guessed path.
+    expect(routes).toEqual(['/', '/orders']);
   });
 });

@@ -9,8 +9,8 @@
  * a path alias (`@/controllers`) is not resolved, and such a route keeps "defined elsewhere" —
  * the inspector says what it did not read rather than guess.
  */
-import { posix } from 'node:path';
 import ts from 'typescript';
+import { tsModuleCandidates as moduleCandidates } from '../route-graph.js';
 import type { EndpointFinding, HandlerImport } from '../types.js';
 import { declarationOf, functionOf } from './ts-declarations.js';
 import { handlerFacts } from './ts-handler-facts.js';
@@ -18,19 +18,6 @@ import { parseSource, unwrap, type FunctionLike, type ParsedSource } from './ts-
 
 /** How deep `a(b(handler))` wrappers and re-export chains are followed. */
 const MAX_DEPTH = 3;
-const SUFFIXES = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js', '/index.mjs', '/index.cjs'];
-
-/**
- * The files a relative specifier may name. TypeScript ESM writes the emitted name (`./orders.js`)
- * for a source it reads as `./orders.ts`, so that source comes first.
- * @example moduleCandidates('src/routes/orders.ts', '../controllers/orders.js')[0] // 'src/controllers/orders.ts'
- */
-export function moduleCandidates(fromFile: string, specifier: string): string[] {
-  const base = posix.normalize(posix.join(posix.dirname(fromFile), specifier));
-  const emitted = /\.(m|c)?js$/.exec(base);
-  const sources = emitted ? [`${base.slice(0, -emitted[0].length)}.${emitted[1] ?? ''}ts`, `${base.slice(0, -emitted[0].length)}.tsx`] : [];
-  return [...new Set([...sources, ...SUFFIXES.map((suffix) => `${base}${suffix}`)])];
-}
 
 const isRelative = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../');
 

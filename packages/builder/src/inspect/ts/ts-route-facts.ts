@@ -5,6 +5,7 @@
  * the variables that hold a server or router by where they come from (`express()`, `Router()`, …).
  */
 import ts from 'typescript';
+import { declarationOf } from './ts-declarations.js';
 import { emptyRouteFacts, tsModuleCandidates, type ModuleRef, type RouteFacts } from '../route-graph.js';
 import { literalText, nodeLocation, propertyValue, unwrap, type ParsedSource } from './ts-source.js';
 
@@ -207,6 +208,13 @@ function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.Prop
       return;
     }
     if (name === 'route' && args.length < 2) return;
+    // `routes.forEach((route) => router.use(route.path, route.route))` over a literal table.
+    const table = first === undefined && args.length === 2 ? tableMounts(src, args[0]!, args[1]!) : [];
+    for (const row of table) {
+      const child = childRef(src, row.child, namespaces);
+      if (child) facts.mounts.push({ parent: parent(), child, prefix: row.prefix, location: nodeLocation(src, row.at) });
+    }
+    if (table.length > 0) return;
     const children = first !== undefined ? args.slice(1) : args;
     for (const arg of children) {
       const child = childRef(src, arg, namespaces);
@@ -219,6 +227,51 @@ function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.Prop
     const holder = nodeOf(src, node);
     if (prefix !== undefined) facts.mounts.push({ parent: `${holder}@base`, child: holder, prefix, location });
   }
+}
+
+/** Which field of a table row an argument reads: `route.path` (the row's parameter) or `path` (destructured from it). */
+function rowField(arg: ts.Expression): { param: ts.Identifier | undefined; field: string } | undefined {
+  const inner = unwrap(arg);
+  if (ts.isPropertyAccessExpression(inner) && ts.isIdentifier(inner.expression)) return { param: inner.expression, field: inner.name.text };
+  if (ts.isIdentifier(inner)) return { param: undefined, field: inner.text };
+  return undefined;
+}
+
+/**
+ * Mounts made by iterating a literal table: `const routes = [{ path: '/auth', route: authRoute }, …];
+ * routes.forEach((route) => router.use(route.path, route.route))` (also `({ path, route }) =>` and
+ * `for (const route of routes)`), one `{ prefix, child }` per row whose path is a literal.
+ */
+function tableMounts(src: ParsedSource, prefixArg: ts.Expression, childArg: ts.Expression): Array<{ prefix: string; child: ts.Expression; at: ts.Node }> {
+  const prefixField = rowField(prefixArg);
+  const childField = rowField(childArg);
+  if (!prefixField || !childField) return [];
+  // The row variable: the forEach callback's parameter, or the for-of loop's variable.
+  let rows: ts.Expression | undefined;
+  for (let node: ts.Node | undefined = prefixArg.parent; node && !rows; node = node.parent) {
+    if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && ts.isCallExpression(node.parent)
+      && ts.isPropertyAccessExpression(node.parent.expression) && node.parent.expression.name.text === 'forEach') {
+      rows = rowsIf(node.parameters[0]?.name, prefixField.param, node.parent.expression.expression);
+      if (!rows) return [];
+    } else if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer)) {
+      rows = rowsIf(node.initializer.declarations[0]?.name, prefixField.param, node.expression);
+      if (!rows) return [];
+    }
+  }
+  const table = rows && ts.isIdentifier(unwrap(rows)) ? declarationOf(src, (unwrap(rows) as ts.Identifier).text)?.init : rows;
+  if (!table || !ts.isArrayLiteralExpression(unwrap(table))) return [];
+  return (unwrap(table) as ts.ArrayLiteralExpression).elements.flatMap((element) => {
+    const prefix = literalText(propertyValue(element, prefixField.field));
+    const child = propertyValue(element, childField.field);
+    return prefix !== undefined && child ? [{ prefix, child, at: element }] : [];
+  });
+}
+
+/** The iterated expression, when the row binding is the parameter the arguments read (`route`, or `{ path, route }`). */
+function rowsIf(binding: ts.BindingName | undefined, param: ts.Identifier | undefined, iterated: ts.Expression): ts.Expression | undefined {
+  if (!binding) return undefined;
+  if (param) return ts.isIdentifier(binding) && binding.text === param.text ? iterated : undefined;
+  return ts.isObjectBindingPattern(binding) ? iterated : undefined;
 }
 
 /** `fastify.register(import('./routes/orders'))`. */

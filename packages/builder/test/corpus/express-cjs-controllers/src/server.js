@@ -1,12 +1,10 @@
 const express = require('express');
-const bookingRoutes = require('./routes/bookings');
-const paymentRoutes = require('./routes/payments');
+const routes = require('./routes');
 const eventRoutes = require('./routes/events');
 
 const app = express();
 app.use('/api/events', eventRoutes);
 app.use(express.json());
-app.use('/api/bookings', bookingRoutes);
-app.use('/api/payments', paymentRoutes);
+app.use('/api', routes);
 
 app.listen(process.env.PORT || 3000);
