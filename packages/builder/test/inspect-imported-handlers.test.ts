@@ -41,6 +41,17 @@ describe('handlers imported from another module', () => {
     expect(endpoint).not.toHaveProperty('handlerImport');
   });
 
+  it('reads a controller class: a method or an arrow property of an exported instance, and a static method', async () => {
+    const dir = project({
+      'src/server.ts': server(''),
+      'src/routes.ts': "import { Router } from 'express';\nimport { userController } from './user/userController.js';\nimport { AdminController } from './admin.js';\nconst router = Router();\nrouter.post('/users', userController.createUser);\nrouter.put('/users/:id', userController.renameUser);\nrouter.post('/admin/bans', AdminController.ban);\nexport default router;\n",
+      'src/user/userController.ts': "class UserController {\n  createUser = async (req: any, res: any) => {\n    const { email, name } = req.body;\n    res.status(201).json({ email, name });\n  };\n\n  async renameUser(req: any, res: any) {\n    res.json({ name: req.body.name });\n  }\n}\n\nexport const userController = new UserController();\n",
+      'src/admin.ts': "export class AdminController {\n  static async ban(req: any, res: any) {\n    const { userId, reason } = req.body;\n    res.json({ userId, reason });\n  }\n}\n",
+    });
+    const fields = Object.fromEntries((await inspectCodebase(dir)).endpoints.map((e) => [`${e.method} ${e.route}`, e.bodyFields]));
+    expect(fields).toEqual({ 'POST /api/users': ['email', 'name'], 'PUT /api/users/:id': ['name'], 'POST /api/admin/bans': ['userId', 'reason'] });
+  });
+
   it('leaves a handler behind a path alias or a missing export unresolved, and says so', async () => {
     const dir = project({
       'src/server.ts': server(''),

@@ -105,10 +105,37 @@ function exportsTarget(node: ts.Expression): 'module' | string | undefined {
   return exportsTarget(inner.expression) === 'module' ? inner.name.text : undefined;
 }
 
-/** The function an object literal (or a name declared as one) holds under `property`: a method or a value. */
+/** A class declared in the file by name. */
+function classNamed(src: ParsedSource, name: string): ts.ClassDeclaration | undefined {
+  return src.sf.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === name);
+}
+
+/** A class's method, or a property holding a function (`create = async (req, res) => …`). */
+function classMember(src: ParsedSource, cls: ts.ClassLikeDeclaration, property: string): FunctionLike | undefined {
+  for (const member of cls.members) {
+    if (!member.name || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) || member.name.text !== property) continue;
+    if (ts.isMethodDeclaration(member)) return member;
+    if (ts.isPropertyDeclaration(member) && member.initializer) return functionOf(src, member.initializer);
+  }
+  return undefined;
+}
+
+/**
+ * The function an object holds under `property`: an object literal's method or value, or — for a
+ * controller class — the method of `new UserController()` or a static method of the class itself.
+ */
 function memberFunction(src: ParsedSource, node: ts.Expression, property: string): FunctionLike | undefined {
   let inner = unwrap(node);
-  if (ts.isIdentifier(inner)) inner = declarationOf(src, inner.text)?.init ?? inner;
+  if (ts.isIdentifier(inner)) {
+    const cls = classNamed(src, inner.text);
+    if (cls) return classMember(src, cls, property);
+    inner = declarationOf(src, inner.text)?.init ?? inner;
+  }
+  if (ts.isNewExpression(inner) && ts.isIdentifier(inner.expression)) {
+    const cls = classNamed(src, inner.expression.text);
+    return cls ? classMember(src, cls, property) : undefined;
+  }
+  if (ts.isClassExpression(inner)) return classMember(src, inner, property);
   if (!ts.isObjectLiteralExpression(inner)) return undefined;
   for (const member of inner.properties) {
     const name = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? member.name.text : undefined;
@@ -132,6 +159,9 @@ function exportedFunction(src: ParsedSource, exportName: string, property: strin
     let found: FunctionLike | undefined;
     if (ts.isFunctionDeclaration(statement) && isExported(statement) && !property) {
       if (exportName === 'default' ? isDefault(statement) : statement.name?.text === exportName) found = statement;
+    } else if (ts.isClassDeclaration(statement) && isExported(statement) && property) {
+      // `import { OrdersController } …` then `OrdersController.create`: a static method.
+      if (exportName === 'default' ? isDefault(statement) : statement.name?.text === exportName) found = classMember(src, statement, property);
     } else if (ts.isVariableStatement(statement) && isExported(statement) && exportName !== 'default') {
       const declaration = statement.declarationList.declarations.find((d) => ts.isIdentifier(d.name) && d.name.text === exportName);
       if (declaration?.initializer) found = pick(declaration.initializer);
