@@ -52,6 +52,18 @@ describe('handlers imported from another module', () => {
     expect(fields).toEqual({ 'POST /api/users': ['email', 'name'], 'PUT /api/users/:id': ['name'], 'POST /api/admin/bans': ['userId', 'reason'] });
   });
 
+  it('ranks a controller that mails through a provider object as external, and one that only answers res.send as none', async () => {
+    const dir = project({
+      'src/server.ts': server(''),
+      'src/routes.ts': "import { Router } from 'express';\nimport * as auth from './auth.controller.js';\nconst router = Router();\nrouter.post('/password-reset', auth.requestReset);\nrouter.post('/echo', auth.echo);\nexport default router;\n",
+      'src/auth.controller.ts': "import { emailProvider } from './email.js';\nexport const requestReset = async (req: any, res: any) => {\n  emailProvider.sendPasswordReset({ email: req.body.email });\n  res.send('ok');\n};\nexport const echo = async (req: any, res: any) => {\n  res.send(req.body.text);\n};\n",
+      'src/email.ts': 'export const emailProvider = { sendPasswordReset: (input: unknown) => console.log(input) };\n',
+    });
+    const costs = Object.fromEntries((await inspectCodebase(dir)).endpoints.map((e) => [e.route, e.cost]));
+    expect(costs['/api/password-reset']).toEqual({ level: 'external', evidence: ['sends or calls out: `emailProvider.sendPasswordReset(` (src/auth.controller.ts:3)'] });
+    expect(costs['/api/echo']?.level).toBe('none');
+  });
+
   it('leaves a handler behind a path alias or a missing export unresolved, and says so', async () => {
     const dir = project({
       'src/server.ts': server(''),
