@@ -38,6 +38,38 @@ export interface RouteFacts {
   readonly globalPrefixes: Array<{ framework: string; prefix: string; location: string }>;
   /** GraphQL servers and graphene `Mutation` fields (graphql-route.ts). */
   readonly graphql?: GraphqlFacts;
+  /** Directories whose plugin files a loader mounts by folder name (`@fastify/autoload`). */
+  readonly autoloads?: AutoloadFact[];
+}
+
+/**
+ * `fastify.register(autoload, { dir: path.join(__dirname, 'routes') })`: every plugin file below
+ * `dir` is mounted on `parent`, prefixed with `prefix` and its folders' names (`routes/api/tasks/
+ * index.ts` → `/api/tasks`); with `routeParams`, a folder `_id` is the parameter `:id`.
+ */
+export interface AutoloadFact {
+  readonly parent: string;
+  /** Repository-relative directory. */
+  readonly dir: string;
+  readonly prefix: string;
+  readonly routeParams: boolean;
+  readonly location: string;
+}
+
+const PLUGIN_FILE = /\.(?:ts|mts|cts|js|mjs|cjs)$/;
+
+/** The mounts an autoloaded directory makes: one per plugin file below it (not hooks, dotfiles or declarations). */
+function autoloadMounts(load: AutoloadFact, files: ReadonlySet<string>): MountFact[] {
+  const out: MountFact[] = [];
+  for (const file of files) {
+    if (!file.startsWith(`${load.dir}/`) || !PLUGIN_FILE.test(file) || /\.d\.[mc]?ts$/.test(file)) continue;
+    const parts = file.slice(load.dir.length + 1).split('/');
+    const base = parts.pop() ?? '';
+    if (/^autohooks\./.test(base) || [...parts, base].some((part) => part.startsWith('.'))) continue;
+    const folders = parts.map((part) => (load.routeParams && part.startsWith('_') ? `:${part.slice(1)}` : part));
+    out.push({ parent: load.parent, child: { modules: [file], name: 'default' }, prefix: joinRoute(load.prefix, ...folders), location: load.location });
+  }
+  return out;
 }
 
 /**
@@ -45,7 +77,7 @@ export interface RouteFacts {
  * @example const facts = emptyRouteFacts(); facts.mounts.push({ parent: 'a.ts#app', child: 'a.ts#r', prefix: '/api', location: 'a.ts:3' });
  */
 export function emptyRouteFacts(): RouteFacts {
-  return { aliases: [], mounts: [], constants: [], globalPrefixes: [] };
+  return { aliases: [], mounts: [], constants: [], globalPrefixes: [], autoloads: [] };
 }
 
 /**
@@ -119,6 +151,7 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
       if (target && target !== from) aliases.set(from, target);
     }
     mounts.push(...facts.mounts);
+    for (const load of facts.autoloads ?? []) mounts.push(...autoloadMounts(load, files));
     globals.push(...facts.globalPrefixes);
     graphql.endpoints.push(...(facts.graphql?.endpoints ?? []));
     graphql.registrations.push(...(facts.graphql?.registrations ?? []));

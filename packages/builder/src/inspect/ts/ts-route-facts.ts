@@ -4,6 +4,7 @@
  * and `basePath`), imports/exports that rename routers across files, NestJS `setGlobalPrefix`, and
  * the variables that hold a server or router by where they come from (`express()`, `Router()`, …).
  */
+import { posix } from 'node:path';
 import ts from 'typescript';
 import { declarationOf } from './ts-declarations.js';
 import { emptyRouteFacts, tsModuleCandidates, type ModuleRef, type RouteFacts } from '../route-graph.js';
@@ -68,9 +69,11 @@ function boundName(top: ts.Node): string | undefined {
 
 /** The name of the function a parameter belongs to (`export default async function routes(fastify)`). */
 function functionName(fn: ts.SignatureDeclaration): string | undefined {
-  if ((ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) && fn.name) {
+  if (ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) {
     const exported = ts.getModifiers(fn as ts.FunctionDeclaration)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
-    return exported ? 'default' : fn.name.text;
+    // `export default async function (fastify) {…}` has no name: it is the module's default.
+    if (exported) return 'default';
+    if (fn.name) return fn.name.text;
   }
   const named = boundName(chainTop(fn));
   if (named) return named;
@@ -202,6 +205,11 @@ function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.Prop
     const first = args[0] ? literalText(args[0]) : undefined;
     if (name === 'register' && args[0]) {
       const options = args[1] ? unwrap(args[1]) : undefined;
+      const load = autoload(src, args[0], options);
+      if (load) {
+        facts.autoloads?.push({ parent: parent(), ...load, location });
+        return;
+      }
       const prefix = options && ts.isObjectLiteralExpression(options) ? literalText(propertyValue(options, 'prefix')) ?? '' : '';
       const child = childRef(src, args[0], namespaces) ?? registerImport(src, args[0]);
       if (child) facts.mounts.push({ parent: parent(), child, prefix, location });
@@ -272,6 +280,31 @@ function rowsIf(binding: ts.BindingName | undefined, param: ts.Identifier | unde
   if (!binding) return undefined;
   if (param) return ts.isIdentifier(binding) && binding.text === param.text ? iterated : undefined;
   return ts.isObjectBindingPattern(binding) ? iterated : undefined;
+}
+
+const AUTOLOAD_MODULES = new Set(['@fastify/autoload', 'fastify-autoload']);
+
+/**
+ * `register(autoload, { dir: path.join(__dirname, 'routes'), options: { prefix } })`: the
+ * directory (relative to the repository, from the registering file's own folder), the prefix and
+ * whether `_folders` are parameters. Undefined unless the plugin is the autoloader and `dir` is
+ * `join`/`resolve` of `__dirname` or `import.meta.dirname` with literal segments.
+ */
+function autoload(src: ParsedSource, plugin: ts.Expression, options: ts.Expression | undefined): { dir: string; prefix: string; routeParams: boolean } | undefined {
+  const name = unwrap(plugin);
+  if (!ts.isIdentifier(name) || !AUTOLOAD_MODULES.has(src.bindings.get(name.text) ?? '') || !options || !ts.isObjectLiteralExpression(options)) return undefined;
+  const dirArg = propertyValue(options, 'dir');
+  const call = dirArg ? unwrap(dirArg) : undefined;
+  if (!call || !ts.isCallExpression(call) || !/(^|\.)(join|resolve)$/.test(calleeText(call.expression))) return undefined;
+  const [base, ...rest] = call.arguments;
+  const meta = base ? unwrap(base) : undefined;
+  const here = meta && (calleeText(meta) === '__dirname' || (ts.isPropertyAccessExpression(meta) && ts.isMetaProperty(meta.expression) && meta.name.text === 'dirname'));
+  const segments = rest.map((arg) => literalText(arg));
+  if (!here || segments.some((segment) => segment === undefined)) return undefined;
+  const inner = propertyValue(options, 'options');
+  const prefix = inner && ts.isObjectLiteralExpression(unwrap(inner)) ? literalText(propertyValue(unwrap(inner), 'prefix')) ?? '' : '';
+  const routeParams = propertyValue(options, 'routeParams')?.kind === ts.SyntaxKind.TrueKeyword;
+  return { dir: posix.normalize(posix.join(posix.dirname(src.relPath), ...(segments as string[]))), prefix, routeParams };
 }
 
 /** `fastify.register(import('./routes/orders'))`. */
