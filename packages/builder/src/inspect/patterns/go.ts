@@ -107,7 +107,9 @@ function goRouteFacts(relPath: string, text: string, pkg: string, funcs: readonl
     const inFunc = funcs.find((f) => line > f.start && line <= f.end);
     const isRouter = known.has(argVar) || inFunc?.routerParams.includes(argVar);
     if (!isRouter) continue;
-    const targetPkg = qualifier ? imports.get(qualifier) : pkg;
+    // `h.Register(v1)` on a value a package built (`h := handler.NewHandler(…)`): that package's method.
+    const builtBy = qualifier && !imports.has(qualifier) ? new RegExp(`\\b${qualifier}\\s*:?=\\s*&?(\\w+)\\.\\w+\\s*[({]`).exec(text)?.[1] : undefined;
+    const targetPkg = qualifier ? imports.get(qualifier) ?? (builtBy ? imports.get(builtBy) : undefined) : pkg;
     if (!targetPkg) continue;
     const root = groups.roots.get(argVar) ?? argVar;
     const parent = inFunc?.routerParams.includes(root) ? `go:${pkg}#${inFunc.name}` : `${relPath}#${root}`;
