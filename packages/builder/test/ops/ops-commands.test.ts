@@ -13,7 +13,7 @@ import { createSqliteStore } from '@idempotency-builder/runtime/sqlite';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from './run-cli.js';
+import { cli, printedJson } from './run-cli.js';
 import { probeTcp, serviceAvailable } from '../../../runtime/test/support/services.js';
 
 const pgUp = await serviceAvailable('PostgreSQL', () => probeTcp(5432));
@@ -98,16 +98,16 @@ describe.each(targets)('ops commands on $name', (target) => {
 
     const stuck = await cli('stuck', ...target.flags, '--json');
     expect(stuck.code, stuck.stderr).toBe(0);
-    const listed = JSON.parse(stuck.stdout) as { key: string; status: string; leaseRemainingMs: number }[];
+    const listed = printedJson<{ key: string; status: string; leaseRemainingMs: number }[]>(stuck);
     expect(listed.map((r) => r.key)).toEqual(['pay_orphan']);
     expect(listed[0]!.leaseRemainingMs).toBeLessThan(0);
 
     const shown = await cli('show', 'pay_done', '--scope', 'user-1', ...target.flags);
-    expect(shown.code).toBe(0);
+    expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('status       COMPLETED');
     expect(shown.stdout).not.toContain('4242'); // the body only with --show-body
     const withBody = await cli('show', 'pay_done', '--scope', 'user-1', '--show-body', '--json', ...target.flags);
-    expect(JSON.parse(withBody.stdout).response).toMatchObject({ statusCode: 201, body: '{"card":"4242"}', bodyEncoding: 'utf8' });
+    expect(printedJson<{ response: unknown }>(withBody).response).toMatchObject({ statusCode: 201, body: '{"card":"4242"}', bodyEncoding: 'utf8' });
     expect((await cli('show', 'pay_none', '--scope', 'user-1', ...target.flags)).code).toBe(1);
 
     const released = await cli('release', 'pay_orphan', '--scope', 'user-1', ...target.flags);
@@ -117,22 +117,22 @@ describe.each(targets)('ops commands on $name', (target) => {
     expect(await store.complete({ key: 'pay_orphan', scope: 'user-1', lockVersion: orphan.lockVersion, ttlMs: 60_000, response: { statusCode: 201, headers: null, body, encoding: 'json' } })).toBe('lost');
     // What `stuck` lists after a release, as the command says: the same record, its version bumped,
     // until the same intent's retry takes it over.
-    const after = JSON.parse((await cli('stuck', ...target.flags, '--json')).stdout) as { key: string; lockVersion: number }[];
+    const after = printedJson<{ key: string; lockVersion: number }[]>(await cli('stuck', ...target.flags, '--json'));
     expect(after).toEqual([expect.objectContaining({ key: 'pay_orphan', lockVersion: orphan.lockVersion + 1 })]);
     expect(released.stdout).toMatch(/keeps listing it/);
     const retry = await store.claim({ ...base, key: 'pay_orphan', scope: 'user-1', leaseMs: 5_000 });
     expect(retry).toMatchObject({ outcome: 'claimed', reclaimed: true });
-    expect(JSON.parse((await cli('stuck', ...target.flags, '--json')).stdout)).toEqual([]);
+    expect(printedJson(await cli('stuck', ...target.flags, '--json'))).toEqual([]);
     // Nothing to release in another scope.
     expect((await cli('release', 'pay_orphan', '--scope', 'user-2', ...target.flags)).code).toBe(1);
 
     const purged = await cli('purge', ...target.flags, '--json');
-    expect(JSON.parse(purged.stdout)).toMatchObject({ purged: 1 });
+    expect(printedJson(purged)).toMatchObject({ purged: 1 });
     expect(await store.get({ key: 'pay_done', scope: 'user-1' })).toBeNull();
 
     const stats = await cli('stats', ...target.flags, '--json');
     expect(stats.code, stats.stderr).toBe(0);
-    expect(JSON.parse(stats.stdout)).toMatchObject({ records: expect.any(Number), stuck: expect.any(Number) });
+    expect(printedJson(stats)).toMatchObject({ records: expect.any(Number), stuck: expect.any(Number) });
     expect(stats.stdout).not.toMatch(/password/);
     await store.close();
   }, 30_000);

@@ -18,3 +18,15 @@ export async function cli(...args: string[]): Promise<{ stdout: string; stderr: 
   process.exitCode = 0;
   return { stdout, stderr, code };
 }
+
+/**
+ * The JSON a `--json` command printed; when it is not JSON, an error carrying the exit code and
+ * both streams, so a failure says what the command wrote.
+ */
+export function printedJson<T = unknown>(result: { stdout: string; stderr: string; code: number }): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(`expected JSON on stdout (exit ${result.code}); stdout: ${JSON.stringify(result.stdout)}; stderr: ${JSON.stringify(result.stderr)}`);
+  }
+}
