@@ -14,7 +14,7 @@ import { tsModuleCandidates as moduleCandidates } from '../route-graph.js';
 import type { EndpointFinding, HandlerImport } from '../types.js';
 import { declarationOf, functionOf } from './ts-declarations.js';
 import { handlerFacts } from './ts-handler-facts.js';
-import { parseSource, unwrap, type FunctionLike, type ParsedSource } from './ts-source.js';
+import { hasModifier, parseSource, unwrap, type FunctionLike, type ParsedSource } from './ts-source.js';
 
 /** How deep `a(b(handler))` wrappers and re-export chains are followed. */
 const MAX_DEPTH = 3;
@@ -93,8 +93,8 @@ export function importedHandler(src: ParsedSource, node: ts.Expression, depth = 
   return undefined;
 }
 
-const isExported = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-const isDefault = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+const isExported = (node: ts.Node) => hasModifier(node, ts.SyntaxKind.ExportKeyword);
+const isDefault = (node: ts.Node) => hasModifier(node, ts.SyntaxKind.DefaultKeyword);
 
 /** `module.exports` or `exports` (`target` 'module'), or `module.exports.x` / `exports.x` (the member's name). */
 function exportsTarget(node: ts.Expression): 'module' | string | undefined {

@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import ts from 'typescript';
 import { declarationOf } from './ts-declarations.js';
 import { emptyRouteFacts, tsModuleCandidates, type ModuleRef, type RouteFacts } from '../route-graph.js';
-import { literalText, nodeLocation, propertyValue, unwrap, type ParsedSource } from './ts-source.js';
+import { hasModifier, literalText, nodeLocation, propertyValue, unwrap, type ParsedSource } from './ts-source.js';
 
 /** Calls and constructors that create an app or a router, whatever the variable is called. */
 const SERVER_FACTORY = /^(express|Router|express\.Router|Fastify|fastify|Hono|Elysia|Koa|KoaRouter|polka|restify\.createServer|createRouter|OpenAPIHono)$/;
@@ -70,9 +70,8 @@ function boundName(top: ts.Node): string | undefined {
 /** The name of the function a parameter belongs to (`export default async function routes(fastify)`). */
 function functionName(fn: ts.SignatureDeclaration): string | undefined {
   if (ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) {
-    const exported = ts.getModifiers(fn as ts.FunctionDeclaration)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
     // `export default async function (fastify) {…}` has no name: it is the module's default.
-    if (exported) return 'default';
+    if (hasModifier(fn, ts.SyntaxKind.DefaultKeyword)) return 'default';
     if (fn.name) return fn.name.text;
   }
   const named = boundName(chainTop(fn));

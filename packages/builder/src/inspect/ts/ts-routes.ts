@@ -9,7 +9,7 @@ import { functionOf } from './ts-declarations.js';
 import { callsWebhookVerifier, handlerFacts } from './ts-handler-facts.js';
 import { importedHandler } from './ts-imported-handlers.js';
 import {
-  isFunctionLike, literalText, nodeLocation, propertyValue, rootName, unwrap,
+  hasModifier, isFunctionLike, literalText, nodeLocation, propertyValue, rootName, unwrap,
   type FunctionLike, type ParsedSource,
 } from './ts-source.js';
 
@@ -210,9 +210,7 @@ export function nextRoute(segments: string): string {
   return `/${mapped.join('/')}`;
 }
 
-function isExported(node: ts.Node): boolean {
-  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-}
+const isExported = (node: ts.Node) => hasModifier(node, ts.SyntaxKind.ExportKeyword);
 
 /**
  * Next.js app-router handlers: exported `POST`/`PUT`/`PATCH`/`DELETE` in a `route.ts` file.

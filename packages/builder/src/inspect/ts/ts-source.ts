@@ -187,6 +187,15 @@ export function decoratorsOf(node: ts.Node): DecoratorUse[] {
 }
 
 /** Function-like nodes a handler can be. */
+/**
+ * Whether a declaration carries a modifier: `hasModifier(node, ts.SyntaxKind.ExportKeyword)` for
+ * `export …`, `DefaultKeyword` for `export default …`.
+ * @example hasModifier(statement, ts.SyntaxKind.ExportKeyword) // true for `export const pay = …`
+ */
+export function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+}
+
 export type FunctionLike = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration | ts.MethodDeclaration;
 
 /**
