@@ -4,27 +4,15 @@
  * a mutating entry point only when its handler mutates — reading `req.body` to look something up
  * is not enough. On small generated projects.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempProjects } from './support/temp-project.js';
 import { routeMatches } from '../src/inspect/any-method-routes.js';
 import { inspectCodebase } from '../src/inspect/index.js';
 import { apiPath, clientCallFacts } from '../src/inspect/ts/ts-client-calls.js';
 import { parseSource } from '../src/inspect/ts/ts-source.js';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ib-any-method-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+const project = tempProjects('any-method');
 
 describe('calls to the app’s own API', () => {
   it('reads the path from literals, templates and concatenation, and the method from the call, its options or a helper', () => {

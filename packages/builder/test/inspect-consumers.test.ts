@@ -1,8 +1,6 @@
 // Consumers, tasks and schedules in their real spellings, and the repository's own deduplication assessed.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempProjects } from './support/temp-project.js';
 import { inspectCodebase } from '../src/inspect/inspect-codebase.js';
 import { scanExistingProtection } from '../src/inspect/existing-protection.js';
 import { scanGoConsumers, scanGoSchedules } from '../src/inspect/patterns/go-consumers.js';
@@ -11,14 +9,7 @@ import { scanScheduleManifest } from '../src/inspect/schedule-manifests.js';
 import { proposeFromInspection } from '../src/questions/propose.js';
 import { consumerActionName, jobActionName } from '../src/questions/naming.js';
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'ib-consumers-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const project = tempProjects('consumers');
 
 describe('Celery', () => {
   it('reads beat in a celeryconfig module, app.conf.update and a computed schedule whose entries live in a builder function', async () => {

@@ -5,24 +5,12 @@
  * declaration, and what is no mutation (a Query type, an objectType from another library, a
  * Mutation permission map outside graphql-shield's `shield`).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempProjects } from './support/temp-project.js';
 import { inspectCodebase } from '../src/inspect/index.js';
 
-const roots: string[] = [];
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'inspect-graphql-builders-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const project = tempProjects('graphql-builders');
 
 const ops = (endpoints: ReadonlyArray<{ route: string; operation?: string; bodyFields: readonly string[] }>) => endpoints.map((e) => `${e.route} ${e.operation} [${e.bodyFields.join(',')}]`).sort();
 

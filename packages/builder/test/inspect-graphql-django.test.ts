@@ -5,24 +5,12 @@
  * time, the mutation's own only_fields/exclude_fields, a serializer on '__all__', and the honest
  * "not determined" when a form extends a class the repository does not hold.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempProjects } from './support/temp-project.js';
 import { inspectCodebase } from '../src/inspect/index.js';
 
-const roots: string[] = [];
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'inspect-graphql-django-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries({ 'requirements.txt': 'Django==5.0\ngraphene-django==3.2\ndjangorestframework==3.15\n', ...files })) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const project = tempProjects('graphql-django', { 'requirements.txt': 'Django==5.0\ngraphene-django==3.2\ndjangorestframework==3.15\n' });
 
 const URLS = 'from django.urls import path\nfrom graphene_django.views import GraphQLView\nurlpatterns = [path("graphql/", GraphQLView.as_view())]\n';
 const ops = (endpoints: ReadonlyArray<{ operation?: string; bodyFields: readonly string[] }>) => endpoints.map((e) => `${e.operation} [${e.bodyFields.join(',')}]`).sort();

@@ -4,24 +4,12 @@
  * standalone servers, ariadne, next-connect) and the things that must NOT be reported (queries,
  * Vuex mutations, the GraphQL transport route itself, a pages API reader).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempProjects } from './support/temp-project.js';
 import { inspectCodebase } from '../src/inspect/index.js';
 
-const roots: string[] = [];
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'inspect-graphql-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const project = tempProjects('graphql');
 
 type Found = { method: string; route: string; operation?: string; bodyFields: readonly string[] };
 const ops = (endpoints: readonly Found[]) => endpoints.map((e) => `${e.method} ${e.route}${e.operation ? ` ${e.operation}` : ''} [${e.bodyFields.join(',')}]`).sort();

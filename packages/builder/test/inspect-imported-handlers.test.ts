@@ -5,24 +5,12 @@
  * alias, a missing export — keeping "defined elsewhere" rather than borrowing another function's facts.
  * Also routers mounted by iterating a literal table (node-express-boilerplate's `routes/v1/index.js`).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempProjects } from './support/temp-project.js';
 import { inspectCodebase } from '../src/inspect/index.js';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ib-imported-handlers-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries({ 'package.json': '{ "name": "x", "type": "module", "dependencies": { "express": "^4.19.2" } }', ...files })) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+const project = tempProjects('imported-handlers', { 'package.json': '{ "name": "x", "type": "module", "dependencies": { "express": "^4.19.2" } }' });
 
 const server = (routes: string) => `import express from 'express';\nimport router from './routes.js';\nconst app = express();\napp.use(express.json());\napp.use('/api', router);\napp.listen(3000);\n${routes}`;
 
@@ -64,7 +52,7 @@ describe('handlers imported from another module', () => {
     expect(costs['/api/echo']?.level).toBe('none');
   });
 
-  it('leaves a handler behind a path alias or a missing export unresolved, and says so', async () => {
+  it('leaves a handler behind a path alias no tsconfig maps, or a missing export, unresolved, and says so', async () => {
     const dir = project({
       'src/server.ts': server(''),
       'src/routes.ts': "import { Router } from 'express';\nimport { refund } from '@/controllers/payments';\nimport { charge } from './controllers/payments.js';\nconst router = Router();\nrouter.post('/refunds', refund);\nrouter.post('/charges', charge);\nexport default router;\n",

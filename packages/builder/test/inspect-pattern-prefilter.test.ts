@@ -3,10 +3,10 @@
  * the fixtures and one sample per finding pattern give the same inspection, and each sample does
  * yield its finding — so a pattern whose literal the filter lacks fails here.
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempProjects } from './support/temp-project.js';
 import { inspectCodebase } from '../src/inspect/inspect-codebase.js';
 import { pythonMayHoldFindings } from '../src/inspect/patterns/python-prefilter.js';
 import type { Inspection } from '../src/inspect/types.js';
@@ -74,14 +74,7 @@ const PLAIN: Record<string, string> = {
   'shop/util.py': 'def money(amount):\n    return round(amount, 2)\n',
 };
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'ib-py-prefilter-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const project = tempProjects('py-prefilter');
 
 describe('the Python pre-filter', () => {
   it('lets plain modules go to facts only and keeps every sample of a finding pattern', () => {

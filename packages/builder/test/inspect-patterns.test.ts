@@ -5,23 +5,14 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempProjects } from './support/temp-project.js';
 import { inspectCodebase } from '../src/inspect/index.js';
 import { walkSourceFiles } from '../src/inspect/walk.js';
 
-const roots: string[] = [];
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'inspect-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const project = tempProjects('inspect');
 
 const routes = (endpoints: readonly { method: string; route: string; location: string }[]) => endpoints.map((e) => `${e.method} ${e.route} @ ${e.location}`);
 
@@ -67,9 +58,14 @@ describe('inspectCodebase: more stacks by pattern', () => {
     expect(inspection.broker).toMatchObject({ value: 'rabbitmq', location: 'requirements.txt:4' });
     expect(routes(inspection.endpoints)).toEqual([
       'POST /orders/{order_id}/pay @ shop/api.py:4',
-      'POST /orders/submit @ shop/views.py:4',
-      // DRF router registrations sit below the prefix of `path("api/", include(router.urls))`.
-      'POST /api/refunds @ shop/views.py:9',
+      // Django serves `path("orders/submit/", …)` with its trailing slash.
+      'POST /orders/submit/ @ shop/views.py:4',
+      // DRF router registrations sit below the prefix of `path("api/", include(router.urls))`; a
+      // DefaultRouter ends its routes with `/`; a ModelViewSet serves the actions it inherits too.
+      'POST /api/refunds/ @ shop/views.py:9',
+      'PUT /api/refunds/{pk}/ @ shop/views.py:8',
+      'PATCH /api/refunds/{pk}/ @ shop/views.py:8',
+      'DELETE /api/refunds/{pk}/ @ shop/views.py:8',
     ]);
     expect(inspection.endpoints[0]).toMatchObject({ framework: 'flask', handler: 'pay', bodyFields: ['amount', 'currency'] });
     expect(inspection.endpoints[1]?.framework).toBe('django');
@@ -118,10 +114,10 @@ describe('inspectCodebase: more stacks by pattern', () => {
     });
     const inspection = await inspectCodebase(dir);
     expect(routes(inspection.endpoints)).toEqual([
-      'POST /api/refunds @ shop/views.py:5',
+      'POST /api/refunds/ @ shop/views.py:5',
       // The inline list's prefix applies; the regex's named group is shown as a parameter, like path()'s converters.
-      'PUT /api/payments/captures/{pk} @ shop/views.py:9',
-      'DELETE /api/voids @ shop/views.py:13',
+      'PUT /api/payments/captures/{pk}/ @ shop/views.py:9',
+      'DELETE /api/voids/ @ shop/views.py:13',
     ]);
     expect(inspection.notes.join('\n')).not.toMatch(/not routed by any urls\.py/);
   });
@@ -203,8 +199,8 @@ describe('inspectCodebase: more stacks by pattern', () => {
     expect(inspection.framework?.value).toBe('rails');
     expect(inspection.database).toMatchObject({ value: 'postgresql', location: 'Gemfile:3' });
     expect(routes(inspection.endpoints)).toEqual([
-      'POST /webhooks/stripe @ config/routes.rb:3',
       'POST /payments @ config/routes.rb:2',
+      'POST /webhooks/stripe @ config/routes.rb:3',
       'POST /api/orders @ routes/api.php:2',
     ]);
     expect(inspection.webhooks.map((w) => w.route)).toEqual(['/webhooks/stripe']);

@@ -6,7 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { closing, declarationBody, followTypedCalls, typedFamily, type CalleeBody, type FollowedCall } from './cost-callees.js';
 import { probeCallees } from './cost-python-callees.js';
+import { followTsCalls, packageOf, TS_FILE, type TsSources } from './cost-ts-callees.js';
+import { RELATIVE_ONLY, type ModulePaths } from './module-paths.js';
+import { maskComments } from './patterns/code-mask.js';
 import type { EndpointFinding, PaymentCallFinding } from './types.js';
 
 export type CostLevel = 'money' | 'external' | 'write' | 'none' | 'auth' | 'read';
@@ -22,7 +26,21 @@ export const COST_RANK: Record<CostLevel, number> = { money: 0, external: 1, wri
 
 const AUTH = /(^|[/_-])(log-?in|log-?out|sign-?in|sign-?out|sessions?|tokens?|refresh|access-token|test-token|password-recovery|reset-password|forgot-password|otp|mfa|2fa|verify-email|oauth|callback)([/_-]|$)/i;
 const AUTH_HANDLER = /^(login|logout|signin|signout|refresh(Token)?|login_?access_?token|test_?token|recover_?password|reset_?password|usersLogin|UsersLogin)/i;
-const READ = /(^|\/)(search|query|lookup|preview|estimate|quote|validate|check|graphql-query)(\/|$)/i;
+// Only the route's last segment names a read (`/shipping/quote`, `/estimates/{id}/preview`): `/quote/{id}/accept`
+// and `/estimate/{id}/status` act on a quote or an estimate, and a write seen in the handler wins over the word.
+const READ = /(^|\/)(search|query|lookup|preview|estimate|quote|validate|check|graphql-query)\/?$/i;
+/** A path parameter segment: `:id`, `{tokenID}`, `[id]`, `<int:pk>`. */
+const PARAM_SEGMENT = /^(?::\w+\??|\{[^}]+\}|\[[^\]]+\]|<[^>]+>)$/;
+/**
+ * Whether a route mints or exchanges a session or token (POST …/token, …/login, …/refresh, …/oauth/callback).
+ * PUT, PATCH or DELETE of one stored token or session by its id (`DELETE /api/account/token/{tokenID}`) edits a
+ * record like any other resource: a write, not an auth endpoint.
+ */
+function authRoute(endpoint: EndpointFinding): boolean {
+  if (!AUTH.test(endpoint.route)) return false;
+  const last = endpoint.route.split('/').filter(Boolean).pop() ?? '';
+  return !(endpoint.method !== 'POST' && PARAM_SEGMENT.test(last));
+}
 const WRITE = /\.(create|createMany|insert|insertOne|insertMany|save|update|updateOne|upsert|delete|deleteOne|destroy|remove|add|commit|bulkCreate|increment|decrement|persist|merge|updateMany|deleteMany|replaceOne|bulkWrite|findOneAndUpdate|findByIdAndUpdate|findOneAndDelete|findByIdAndDelete|findOneAndReplace)\s*\(|\b(INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b|\b(create|add|insert|save|register|submit|place|update|delete|remove|favorite|unfavorite|follow|unfollow|book|reserve)[A-Z_]\w*\s*\(/;
 // Service-layer writes named noun first and verb last (`user_create(`, `order_item_delete(`, `get_or_create(`), the
 // style of HackSoftware's Django styleguide. The verb must end the name; a name that asks, reads or prepares
@@ -30,6 +48,25 @@ const WRITE = /\.(create|createMany|insert|insertOne|insertMany|save|update|upda
 // or computes a value (PHP's `date_create(`, `date_add(`) is no write.
 const ASKING = String.raw`(?:can|should|is|has|needs?|must|may|will|get(?!_or_)|find|fetch|list|check|validate|build|prepare|render|format|serialize|parse|compute|calc|calculate|count|filter|search|select|load|read|show|preview|estimate|test|on|before|after|pre|post|for|allow|allowed|permit|last|latest|date|time|datetime|timezone)_`;
 const SERVICE_WRITE = new RegExp(String.raw`\b(?!${ASKING})[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?<!_(?:for|before|after|on|pre|post|can|to))_(?:create|update|delete|remove|add|save|insert|upsert|destroy)\s*\(`);
+// ActiveRecord persistence in a Rails action, called without parentheses or with a bang (`if @order.save`, `@order.destroy`,
+// `Order.create!(…)`, `find_or_create_by!(…)`, a model's `create_plaid_item!(…)`); `.saved_changes` and predicates are no call.
+const RUBY_WRITE = /\.(?:save|create|update|destroy|delete|update_attributes?|update_columns?|update_all|delete_all|destroy_all|insert_all|upsert_all|upsert|increment|decrement|toggle|touch|find_or_create_by|first_or_create|create_or_find_by)!?(?![\w?])|\.(?:create|update|destroy|delete|save|insert|upsert|add|remove)_\w+!(?![\w?])/;
+// A job or mail enqueued from a Rails action (`ChargeJob.perform_later(…)`, `Worker.perform_async(…)`, Rails' `sync_later`
+// convention, `deliver_later`): a duplicate enqueues it twice.
+const RUBY_EXTERNAL = /\.(?:\w+_later|perform_async|perform_in|perform_at|perform_bulk|deliver_now!?)(?![\w?])/;
+// Eloquent and the query builder in a Laravel action (`$order->save()`, `Order::create([...])`,
+// `DB::table('x')->insert(...)`, `$user->roles()->sync(...)`), or a service object named for a write
+// (`(new CreateVault)->execute($data)`, Monica's convention).
+const PHP_WRITE = /\bnew\s+\\?(?:\w+\\)*(?:Create|Update|Store|Destroy|Delete|Remove|Add|Attach|Detach|Assign|Toggle|Move|Import|Upload)[A-Z]\w*|(?:->|::)\s*(?:save|saveMany|saveQuietly|create|createMany|createOrFirst|firstOrCreate|updateOrCreate|update|updateOrInsert|upsert|insert|insertGetId|insertOrIgnore|delete|forceDelete|destroy|restore|increment|decrement|attach|detach|sync|syncWithoutDetaching|associate|dissociate|push|touch)\s*\(/;
+// Work a Laravel action hands on: a queued job (`ChargeJob::dispatch(...)`, `dispatch(new X)`), an event
+// its listeners act on, a notification or mail, an outbound HTTP call.
+const PHP_EXTERNAL = /(?:::|->)\s*(?:dispatch|dispatchSync|dispatchAfterResponse|notify|notifyNow|queue|later)\s*\(|(?<![\w>:$])(?:dispatch|event)\s*\(\s*new\b|\bMail::to\b|\bNotification::send\s*\(|\bHttp::(?:\w+\([^)]*\)->)*(?:post|put|patch|delete)\s*\(/;
+
+/** Writes and calls out that a language spells its own way, beyond the shared patterns above. */
+const LANGUAGE_EFFECTS: ReadonlyArray<{ readonly file: RegExp; readonly write: RegExp; readonly external: RegExp }> = [
+  { file: /\.rb$/, write: RUBY_WRITE, external: RUBY_EXTERNAL },
+  { file: /\.php$/, write: PHP_WRITE, external: PHP_EXTERNAL },
+];
 /** Callees not followed for a write: a getter's or checker's internals (`get_mailbox()` making an SSL context) are no write of the handler. */
 const ASKING_NAME = new RegExp(`^${ASKING}`);
 // A mail, SMS or notification client's send method (`emailProvider.sendPasswordReset(`, `smsClient.send(`), never `res.send(`.
@@ -38,6 +75,110 @@ const EXTERNAL = /(?<![.\w])(send\w*|notify\w*|sendmail|send_mail|send_email)\s*
 const PROVIDER_MUTATION = /\b\w*(?:stripe|adyen|paypal|braintree|gateway)\w*(?:\.\w+)*\.(?:create\w*|update\w*|del|delete\w*|attach|detach|confirm|capture|cancel|pay|void\w*|finalizeInvoice|sendInvoice|markUncollectible|refund\w*|reverse|resume|pause)\s*\(/i;
 const calleeExternal = (line: string): RegExpExecArray | null => EXTERNAL.exec(line) ?? PROVIDER_MUTATION.exec(line);
 const calleeWrite = (line: string): RegExpExecArray | null => WRITE.exec(line) ?? SERVICE_WRITE.exec(line);
+// Java/Kotlin, C# and Go name their persistence calls in PascalCase as often as in camelCase: GORM `db.Create(&x)`,
+// `tx.Model(&a).Updates(…)`, EF `SaveChangesAsync()`, `ExecuteUpdateAsync(…)`, Spring Data `saveAll(`. Exact method
+// names only: `Results.Created(`, `CreatedAtAction(`, `TypedResults.Ok(` or an `UpdateRequest` type are no write.
+const TYPED_WRITE_API = /\.(create|createMany|insert|insertOne|insertMany|save|saveAll|saveAndFlush|update|updateOne|upsert|delete|deleteOne|deleteById|deleteAll|destroy|commit|bulkCreate|increment|decrement|persist|merge|updateMany|deleteMany|replaceOne|bulkWrite|Create|CreateAsync|CreateMany|Insert|InsertAsync|InsertOne|InsertOneAsync|InsertMany|InsertManyAsync|Save|SaveAsync|SaveChanges|SaveChangesAsync|Update|UpdateAsync|Updates|UpdateColumn|UpdateColumns|UpdateOne|UpdateOneAsync|UpdateMany|UpdateManyAsync|Upsert|UpsertAsync|Delete|DeleteAsync|DeleteOne|DeleteOneAsync|DeleteMany|DeleteManyAsync|ReplaceOne|ReplaceOneAsync|FirstOrCreate|Exec|ExecContext|ExecuteNonQuery|ExecuteNonQueryAsync|ExecuteUpdate|ExecuteUpdateAsync|ExecuteDelete|ExecuteDeleteAsync|Commit|CommitAsync|Persist|Destroy|BulkInsert|BulkInsertAsync)\s*(?:<[^<>()]*>)?\s*\(/g;
+const SQL_WRITE = /\b(INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b/g;
+// `Add`/`Remove` are a write only on a database, context, repository or store (`_db.Orders.Add(o)`, `context.Articles.AddAsync(`):
+// on a local `List<T>` (`lines.add(x)`) or a header collection (`HttpContext.Response.Headers.Add(`) they change nothing stored.
+const PERSISTENCE_COLLECTION = /\b_?(?:db|\w*Db|\w*DB|\w*[cC]ontext|tx|\w*[rR]epo|\w*[rR]epository|\w*[sS]tore|session|\w*Session|\w*[dD]ao|entityManager|em|uow|unitOfWork)(?:\s*\.\s*\w+(?:<[^<>()]*>)?(?:\(\))?)*\s*\.\s*(?:add|Add|AddAsync|AddRange|AddRangeAsync|remove|Remove|RemoveRange|Attach|attach)\s*\(/g;
+const NOT_PERSISTENCE = /\.(Headers|Cookies|Items|Features|Claims|Response|Request|ModelState|Errors|Properties|Metadata|Values)\b/;
+// A call named for a write (`createArticle(`, `CreateUserAsync(`, `SaveOne(`), not a constructor (`new CreateUserCommand(`).
+const NAMED_WRITE = /(?<!\bnew\s+(?:\w+\.)*)\b(?:create|add|insert|save|register|submit|place|update|delete|remove|favorite|unfavorite|follow|unfollow|book|reserve|Create|Add|Insert|Save|Register|Submit|Place|Update|Delete|Remove|Favorite|Unfavorite|Follow|Unfollow|Book|Reserve)[A-Z_]\w*\s*\(/g;
+// Framework and library calls whose names start with a write verb but store nothing: Spring's `model.addAttribute(`,
+// `response.addHeader(`, ASP.NET's `ModelState.AddModelError(`, `services.AddScoped(`, `loggerFactory.CreateLogger(`, Go's `t.AddDate(`.
+const NOT_A_WRITE_NAME = /^(?:[aA]dd(?:All|Attribute|Attributes|AllAttributes|FlashAttribute|Header|Headers|Cookie|Object|Error|Errors|ModelError|Listener|EventListener|Handler|Interceptor|Filter|Claim|Claims|Param|Parameter|Parameters|WithValue|Date|Days|Hours|Minutes|Seconds|Months|Years|Milliseconds|Ticks|Scoped|Singleton|Transient|Controllers|Service|Services|DbContext|Authentication|Authorization|Cors|Swagger\w*|Mvc|Json|Policy|Range|RangeAsync)|[cC]reate(?:Logger|Scope|Client|Builder|Response|ErrorResponse|Map|Instance|Command|Connection|Channel|Token|Jwt\w*|Hash|Claims\w*|Default\w*|Http\w*|Problem\w*|Validation\w*|Link|Url|Uri|Query\w*|Host\w*|Slug|Cursor|Protector|Request|Message|Signature|Text|Reader|Writer|Stream|Timer|Task|Context|Mapper|Dto)|[rR]egister(?:Routes?|Services?|Handlers?|Type\w*|Module\w*|Validator\w*))$/;
+// HTTP clients, message brokers and mail senders of these languages (`client.PostAsJsonAsync(`, `kafkaTemplate.send(`,
+// `rabbitTemplate.convertAndSend(`, Go's `http.Post(`); MediatR's in-process `_mediator.Publish(` is none of them.
+const TYPED_EXTERNAL = /(?<![mM]ediator)\.(PostAsJsonAsync|PutAsJsonAsync|PatchAsJsonAsync|PostAsync|PutAsync|PatchAsync|SendAsync|convertAndSend|postForObject|postForEntity|postForLocation|Produce|ProduceAsync|WriteMessages|Publish|PublishAsync|SendMessage\w*|SendEmail\w*|SendMail\w*|SendSms\w*|SendNotification\w*|Notify\w*)\s*\(|\bhttp\.(?:Post|PostForm)\s*\(|\b\w*(?:[kK]afka\w*|[pP]roducer|[tT]emplate|[mM]ail\w*|[sS]ms\w*|[nN]otif\w*|[mM]essag\w*|[bB]us|[qQ]ueue\w*)\.(?:send|Send)\w*\s*\(|\b\w*[cC]lient\.Do\s*\(|\b\w*[rR]estTemplate\.(?:exchange|put|delete|patchForObject)\s*\(|\b\w*[wW]ebClient\.(?:post|put|patch|delete)\s*\(|(?<![.\w])(?:Send|Notify)[A-Z]\w*\s*\(/;
+
+/** The first match of any of `patterns` (global) in `text` that `accept` takes. */
+function firstAccepted(text: string, patterns: readonly RegExp[], accept: (match: RegExpExecArray) => boolean): RegExpExecArray | null {
+  for (const pattern of patterns) {
+    for (const match of text.matchAll(pattern)) if (accept(match as RegExpExecArray)) return match as RegExpExecArray;
+  }
+  return null;
+}
+const calledName = (match: RegExpExecArray): string => /(\w+)\s*(?:<[^<>()]*>)?\s*\($/.exec(match[0])?.[1] ?? '';
+
+/**
+ * A write in Java/Kotlin, C# or Go code: a persistence API call first, then a call named for a write unless
+ * `cleared` says the repository's own code of that name was read (its own lines are the evidence then).
+ * @example typedWrite('db.Create(&user)', () => false)?.[0] // '.Create('
+ */
+function typedWrite(text: string, cleared: (name: string) => boolean): RegExpExecArray | null {
+  return firstAccepted(text, [TYPED_WRITE_API, SQL_WRITE, PERSISTENCE_COLLECTION], (m) => !NOT_PERSISTENCE.test(m[0]))
+    ?? firstAccepted(text, [NAMED_WRITE], (m) => !NOT_A_WRITE_NAME.test(calledName(m)) && !cleared(calledName(m)));
+}
+const typedExternal = (text: string): RegExpExecArray | null => EXTERNAL.exec(text) ?? TYPED_EXTERNAL.exec(text) ?? PROVIDER_MUTATION.exec(text);
+
+const WRITE_ALL = new RegExp(WRITE.source, 'g');
+const SERVICE_WRITE_ALL = new RegExp(SERVICE_WRITE.source, 'g');
+// Packages whose calls store something: database drivers, ORMs, hosted databases and key-value stores. A write-named
+// call on any other package's binding computes a value (`crypto.createHash(`, `createClient(` of an HTTP library).
+const DATABASE_PACKAGE = /prisma|mongo|mongoose|typegoose|sequelize|typeorm|drizzle|knex|kysely|objection|bookshelf|mikro-orm|^pg$|^pg-|postgres|mysql|mariadb|sqlite|better-sqlite|redis|keyv|firebase|firestore|supabase|dynamo|@aws-sdk\/client-dynamodb|aws-sdk|faunadb|cassandra|couchbase|neo4j|elastic|planetscale|@neondatabase|@vercel\/(?:postgres|kv)|@upstash|convex|appwrite|pocketbase|airtable|@notionhq|lowdb|nedb|pouchdb|orm|database|\bdb\b/i;
+/** `crypto` of `crypto.createHash(` (text before the match ending in `crypto.`), or undefined for a bare call. */
+const receiverRoot = (before: string): string | undefined => /([\w$]+)(?:\s*\??\.\s*[\w$]+(?:\([^()]*\))?)*\s*\??\.\s*$/.exec(before)?.[1];
+/**
+ * Whether `receiver` is a collection the same function builds in memory (`const seen = new Set()`, `const rows = []`):
+ * its `.add(`/`.delete(` changes nothing stored. Only declarations in that function's own text decide it.
+ */
+function localCollection(text: string, receiver: string): boolean {
+  const name = receiver.replace(/\$/g, '\\$');
+  return new RegExp(`\\b(?:const|let|var)\\s+${name}\\s*(?::[^=;]+)?=\\s*(?:new\\s+(?:Set|Map|WeakSet|WeakMap|Array)\\b|\\[)`).test(text);
+}
+
+/** What a JS/TS write probe needs beyond the text: callees whose own code was read, and where a name is imported from. */
+interface JsWriteContext {
+  /** A call named for a write whose own code in the repository was read: its own lines are the evidence, not its name. */
+  readonly cleared: (name: string) => boolean;
+  /** The package a local name is imported from, or undefined for the project's own names. */
+  readonly packageOf: (local: string) => string | undefined;
+}
+
+/**
+ * A write in JS/TS code: an ORM or SQL call, or a call named for a write — except `.add(`/`.delete(` on a
+ * collection the function builds itself, a write-named call whose code the repository shows doing no write, and a
+ * write-named call on a package that stores nothing (`crypto.createHash(`).
+ * @example jsWrite('const seen = new Set();\nseen.add(id);', { cleared: () => false, packageOf: () => undefined }) // null
+ */
+function jsWrite(text: string, ctx: JsWriteContext): RegExpExecArray | null {
+  return firstAccepted(text, [WRITE_ALL, SERVICE_WRITE_ALL], (m) => {
+    const before = text.slice(0, m.index);
+    const stores = (local: string | undefined): boolean => {
+      const pkg = local === undefined ? undefined : ctx.packageOf(local);
+      return pkg === undefined || DATABASE_PACKAGE.test(pkg);
+    };
+    if (m[0].startsWith('.')) {
+      const receiver = /([\w$]+)\s*\??$/.exec(before)?.[1];
+      if (/^\.(?:add|delete|remove)\s*\($/.test(m[0]) && receiver !== undefined && localCollection(text, receiver)) return false;
+      // `crypto.createHash('sha256').update(buf)`: a chain on a package that stores nothing.
+      return stores(receiverRoot(before + m[0].slice(0, 1)));
+    }
+    const name = calledName(m);
+    if (!name) return true;
+    if (ctx.cleared(name)) return false;
+    return stores(receiverRoot(before) ?? name);
+  });
+}
+// Twilio's `client.messages.create(…)` sends an SMS: a message out, not a stored record.
+const TWILIO_SMS = /\b[\w$]+(?:\.[\w$]+)*\.messages\.create\s*\(/;
+const TWILIO_PACKAGE = /(?:require\s*\(|from)\s*['"]twilio['"]/;
+const EXTERNAL_ALL = new RegExp(EXTERNAL.source, 'g');
+const PROVIDER_MUTATION_ALL = new RegExp(PROVIDER_MUTATION.source, 'gi');
+// An in-process event emitter (`this.eventEmitter.emit(PortfolioChangedEvent…)`, NestJS's EventEmitter2) calls
+// listeners of the same process, like MediatR's `Publish`: no message leaves it.
+const IN_PROCESS_EMIT = /(?:[eE]vent[eE]mitter\w*|[eE]mitter)\s*$/;
+/** A message or outbound call in JS/TS code of a file whose text is `fileText`. */
+function jsExternal(text: string, fileText: string): RegExpExecArray | null {
+  const patterns = TWILIO_PACKAGE.test(fileText) ? [EXTERNAL_ALL, PROVIDER_MUTATION_ALL, new RegExp(TWILIO_SMS.source, 'g')] : [EXTERNAL_ALL, PROVIDER_MUTATION_ALL];
+  return firstAccepted(text, patterns, (m) => !(/^\.emit\s*\($/.test(m[0]) && IN_PROCESS_EMIT.test(text.slice(Math.max(0, m.index - 60), m.index))));
+}
+// A callee that hands work on to another member (`this.propertyService.put(…)`, `this.putBenchmarksProperty(…)`) may
+// write one level further than is read: its name stays the evidence rather than "no write".
+const DELEGATES = /\bthis\s*\.\s*[\w$]+\s*(?:\.\s*[\w$]+\s*)?\(/;
+
 const GENERIC_NAMES = /^(create|update|save|execute|handle|run|call|post|put|patch|delete|process|main|index|default)$/;
 /** Existing idempotency handling in or around a handler. */
 /** The protection note for a route the idempotency-builder runtime already guards. */
@@ -71,10 +212,23 @@ function enclosingFunction(lines: readonly string[], line: number): string | und
   for (let i = line - 1; i >= 0 && i >= line - 200; i -= 1) {
     const text = lines[i] ?? '';
     const m = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)|^\s*(?:export\s+)?(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>|^\s*(?:public|private|protected|static|async|\s)*(\w+)\s*\([^)]*\)\s*(?::\s*[\w<>[\]|, ]+)?\s*\{\s*$|^\s*(?:async\s+)?def\s+(\w+)\(|^func\s+(?:\([^)]*\)\s*)?(\w+)\(|^\s*(?:public|private|protected)\s+[\w<>[\], ]+\s+(\w+)\s*\(/.exec(text);
-    const name = m?.slice(1).find(Boolean);
+    const name = m?.slice(1).find(Boolean) ?? multilineArrow(lines, i);
     if (name && !/^(if|for|while|switch|catch|return|function)$/.test(name)) return name;
   }
   return undefined;
+}
+
+/**
+ * `const createCheckoutSession = async (` with its parameters on the next lines: the name, once the
+ * parameter list closes and `=>` follows (a parenthesised value such as `const x = (\n a || b\n)` is no function).
+ * @example multilineArrow(['const f = async (', '  a,', ') => {'], 0) // 'f'
+ */
+function multilineArrow(lines: readonly string[], index: number): string | undefined {
+  const m = /^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s*)?\(/.exec(lines[index] ?? '');
+  if (!m) return undefined;
+  const text = lines.slice(index, index + 40).join('\n');
+  const close = closing(text, m[0].length - 1);
+  return close >= 0 && /^\s*(?::[^=;{]+)?=>/.test(text.slice(close + 1)) ? m[1] : undefined;
 }
 
 /** Words that stand before `(…) {` in a statement, never as a declared name. */
@@ -98,9 +252,52 @@ export function withoutDeclarations(body: string, file: string): string {
   return plain.replace(METHOD_HEADER, (header: string, lead: string, modifiers: string, name: string) => (STATEMENT_WORDS.test(name) ? header : `${lead}${modifiers}`));
 }
 
+/** A handler's body: its text after its own declaration, the line that text starts on, and the declaration itself. */
+interface HandlerBody {
+  readonly text: string;
+  readonly line: number;
+  readonly signature: string;
+}
+
+/**
+ * The handler's lines without its own declaration, whatever the language: a method's name and parameters
+ * (`public Price createQuote(@RequestBody Q q) {`, over several lines too), Go's `func (h *H) Create(c *gin.Context) {`,
+ * Python's `def create_item(…) -> Item:`, or the route call carrying a lambda (`app.MapPost("/x", async (…) =>`).
+ * The handler's own name is no call it makes: `createQuote(` would otherwise read as a write.
+ * @example handlerBody(['public Price createQuote(Q q) { return calc.price(q); }'], 1, 1, 'A.java', 'createQuote').text // ' return calc.price(q); '
+ */
+export function handlerBody(lines: readonly string[], start: number, end: number, file: string, handler?: string): HandlerBody {
+  const family = typedFamily(file);
+  const raw = lines.slice(start - 1, end).join('\n');
+  // Comments quote code (`// TODO: repository.save(x)`) in these languages as often as in any other; they do nothing.
+  const text = family ? maskComments(raw, file) : raw;
+  const at = (index: number): HandlerBody => ({ text: text.slice(index), line: start + text.slice(0, index).split('\n').length - 1, signature: text.slice(0, index) });
+  // Every scanner starts a span on the declaration's line: after `def`, `fun`, `function` or Go's `func`, else at the
+  // handler's own name (`public Price createQuote(`). Never further down: `return CreateOrder(order=order)` is a call.
+  const head = text.split('\n')[0] ?? '';
+  const keyword = /\b(?:def|fun|function)\s*\*?\s*[\w$]*\s*\(|\bfunc\s*(?:\([^)]*\)\s*)?\w*\s*\(/.exec(head);
+  const declaration = keyword ?? (handler && /^[\w$]+$/.test(handler) ? new RegExp(`(?<![\\w.$])${handler}\\s*(?:<[^<>()]*>)?\\s*\\(`).exec(head) : null);
+  if (declaration) {
+    const paren = declaration.index + declaration[0].length - 1;
+    // C# `=> mediator.Send(command);` and Kotlin `= service.create(x)` bodies end at their expression: a span may run past them.
+    const body = family ? declarationBody(text, paren) : undefined;
+    if (body) return { ...at(body.from), text: text.slice(body.from, body.to) };
+    const close = closing(text, paren);
+    if (close >= 0) return at(close + 1);
+  }
+  // A Python span without a `def` on its first line: that line is the class or field that declares it.
+  if (file.endsWith('.py')) return at(Math.min(text.length, (text.indexOf('\n') + 1) || text.length));
+  // The first line of a lambda handler often carries the route call itself (`router.delete('/x', async … =>`, Spark's `(req, res) -> {`).
+  const first = text.split('\n')[0] ?? '';
+  const arrow = Math.max(first.lastIndexOf('=>'), family === 'jvm' ? first.lastIndexOf('->') : -1);
+  return at(arrow >= 0 ? arrow + 2 : 0);
+}
+
 export interface CostContext {
   readonly root: string;
   readonly paymentCalls: readonly PaymentCallFinding[];
+  /** The project's tsconfig `paths` and subpath imports, so a TS/JS handler's `@/lib/x` import is followed like a relative one. */
+  readonly modulePaths?: ModulePaths;
 }
 
 interface MoneyFunction {
@@ -134,12 +331,53 @@ function defaultImports(file: string, text: string): Map<string, string[]> {
   return out;
 }
 
+interface FollowedHit {
+  readonly call: FollowedCall;
+  readonly money?: PaymentCallFinding;
+  readonly external?: { readonly body: CalleeBody; readonly match: RegExpExecArray };
+  readonly write?: { readonly body: CalleeBody; readonly match: RegExpExecArray };
+}
+
+/** How a callee's body is read for a message and for a write, per language family. */
+interface CalleeProbes {
+  readonly external: (body: CalleeBody) => RegExpExecArray | null;
+  readonly write: (body: CalleeBody) => RegExpExecArray | null;
+}
+const TYPED_PROBES: CalleeProbes = { external: (b) => typedExternal(b.text), write: (b) => typedWrite(b.text, () => false) };
+
+/** What a followed callee's body does: a payment call inside it, a message or outbound call, a write. */
+function probeFollowed(call: FollowedCall, paymentCalls: readonly PaymentCallFinding[], probes: CalleeProbes): FollowedHit {
+  const callee = call.callee;
+  if (!callee) return { call };
+  const bodies = [callee, ...(callee.helpers ?? [])];
+  const money = paymentCalls.find((c) => bodies.some((b) => fileOf(c.location) === b.file && lineOf(c.location) >= b.line && lineOf(c.location) <= b.end));
+  const first = (probe: (body: CalleeBody) => RegExpExecArray | null): { body: CalleeBody; match: RegExpExecArray } | undefined =>
+    bodies.map((body) => ({ body, match: probe(body) })).find((hit): hit is { body: CalleeBody; match: RegExpExecArray } => hit.match !== null);
+  return { call, ...(money ? { money } : {}), external: first(probes.external), write: first(probes.write) };
+}
+
+/** The first followed callee with that kind of evidence, as the Python callee probe reports it. */
+function firstReached(hits: readonly FollowedHit[], kind: 'external' | 'write'): { callee: string; match: RegExpExecArray; location: string } | undefined {
+  for (const hit of hits) {
+    const found = hit[kind];
+    if (!found) continue;
+    const { body: { file, line, text }, match } = found;
+    return { callee: hit.call.label, match, location: `${file}:${line + text.slice(0, match.index).split('\n').length - 1}` };
+  }
+  return undefined;
+}
+
 /**
  * The duplicate cost of each endpoint, from its handler's own lines.
  * @example assessCosts(endpoints, { root, paymentCalls }).get(endpoints[0]).level // 'money'
  */
 export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostContext): Map<EndpointFinding, DuplicateCost & { protection?: string }> {
   const money = moneyFunctions(ctx);
+  const tsSources: TsSources = { root: ctx.root, read: (rel) => fileLines(ctx.root, rel), paths: ctx.modulePaths ?? RELATIVE_ONLY };
+  const jsProbes: CalleeProbes = {
+    external: (b) => jsExternal(b.text, fileLines(ctx.root, b.file).join('\n')),
+    write: (b) => jsWrite(b.text, { cleared: () => false, packageOf: (local) => packageOf(tsSources, b.file, local) }),
+  };
   const out = new Map<EndpointFinding, DuplicateCost & { protection?: string }>();
   for (const endpoint of endpoints) {
     // The handler's own file: a controller module when the route imports its handler from one.
@@ -147,12 +385,7 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
     const lines = fileLines(ctx.root, file);
     const start = endpoint.span?.start ?? lineOf(endpoint.location);
     const end = endpoint.span?.end ?? start;
-    // A Python span starts at its `def` line, whose own name (`def create_item(`) is no call.
-    const bodyStart = file.endsWith('.py') ? start + 1 : start;
-    // The first line of a JS handler often carries the route call itself (`router.delete('/x', async … =>`).
-    const first = lines[bodyStart - 1] ?? '';
-    const arrow = first.lastIndexOf('=>');
-    const body = [arrow >= 0 ? first.slice(arrow + 2) : first, ...lines.slice(bodyStart, end)].join('\n');
+    const { text: body, line: bodyStart, signature } = handlerBody(lines, start, end, file, endpoint.handler);
     const fileText = lines.join('\n');
     const evidence: string[] = [];
     const direct = ctx.paymentCalls.filter((c) => fileOf(c.location) === file && lineOf(c.location) >= start && lineOf(c.location) <= end);
@@ -170,6 +403,16 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
       if (!alias && GENERIC_NAMES.test(fn.name) && fn.file !== file && !fileText.includes(base)) continue;
       evidence.push(`reaches ${fn.call.call} (${fn.call.location}) through ${alias ?? fn.name}()`);
     }
+    // Java/Kotlin, C#, Go: the repository's own methods the handler delegates to, one level deep (services, MediatR handlers).
+    // TS/JS: an injected class service's method (NestJS), a same-file or imported project function; a package is not followed.
+    const typed = typedFamily(file) !== undefined;
+    const followed = typed
+      ? followTypedCalls({ root: ctx.root, read: (rel) => fileLines(ctx.root, rel) }, file, body, signature)
+      : TS_FILE.test(file) && endpoint.span ? followTsCalls(tsSources, file, start, end) : [];
+    const reached = followed.map((call) => probeFollowed(call, ctx.paymentCalls, typed ? TYPED_PROBES : jsProbes));
+    for (const hit of reached) {
+      if (hit.money && !evidence.some((e) => e.includes(`(${hit.money?.location})`))) evidence.push(`reaches ${hit.money.call} (${hit.money.location}) through ${hit.call.label}()`);
+    }
     // This project's own runtime already on the route: the design describes it rather than skipping the route.
     const ownRuntime = /@idempotency-builder\/runtime/.test(fileText);
     const found = PROTECTION.exec(body)?.[0];
@@ -178,32 +421,46 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
     let level: CostLevel;
     if (evidence.length > 0) level = 'money';
     // A checkout or payment session is a purchase, not a login session.
-    else if (!endpoint.webhook && !/checkout|payment|billing-portal/i.test(endpoint.route) && (AUTH.test(endpoint.route) || AUTH_HANDLER.test(name))) {
+    else if (!endpoint.webhook && !/checkout|payment|billing-portal/i.test(endpoint.route) && (authRoute(endpoint) || AUTH_HANDLER.test(name))) {
       level = 'auth';
       evidence.push('login, logout, session or token endpoint: each call should mint a fresh result, and a stored replay would hand one session or token to another attempt');
-    } else if (READ.test(endpoint.route)) {
-      level = 'read';
-      evidence.push('reads or computes without a write: a duplicate costs nothing');
     } else {
-      const external = EXTERNAL.exec(body) ?? PROVIDER_MUTATION.exec(body);
-      const write = WRITE.exec(body) ?? SERVICE_WRITE.exec(body);
+      // A call named for a write whose own code was read says what it does itself: its write with its own `file:line`,
+      // or nothing (`order.addLine(` on an entity that only appends to a list).
+      const cleared = (callee: string): boolean => reached.some((hit) => hit.call.name === callee && hit.call.callee && (typed || hit.write || hit.external || hit.money || !DELEGATES.test(hit.call.callee.text)));
+      const own = LANGUAGE_EFFECTS.find((language) => language.file.test(file));
+      const js = TS_FILE.test(file);
+      const external = typed ? typedExternal(body) : js ? jsExternal(body, fileText) : EXTERNAL.exec(body) ?? PROVIDER_MUTATION.exec(body) ?? own?.external.exec(body) ?? null;
+      const write = typed
+        ? typedWrite(body, cleared)
+        : js ? jsWrite(body, { cleared, packageOf: (local) => packageOf(tsSources, file, local) }) : WRITE.exec(body) ?? SERVICE_WRITE.exec(body) ?? own?.write.exec(body) ?? null;
       // A Python view that only validates and calls a service: what the service it calls does (one call deep).
       const read = (rel: string): readonly string[] => fileLines(ctx.root, rel);
       const python = file.endsWith('.py') && !external && !write;
-      const reachedExternal = python ? probeCallees(file, fileText, body, { probe: calleeExternal, read, skip: ASKING_NAME }) : undefined;
-      const reachedWrite = python && !reachedExternal ? probeCallees(file, fileText, body, { probe: calleeWrite, read, skip: ASKING_NAME }) : undefined;
-      if (external) {
+      const reachedExternal = python ? probeCallees(file, fileText, body, { probe: calleeExternal, read, skip: ASKING_NAME }) : firstReached(reached, 'external');
+      const reachedWrite = python && !reachedExternal ? probeCallees(file, fileText, body, { probe: calleeWrite, read, skip: ASKING_NAME }) : firstReached(reached, 'write');
+      const assumed = followed.find((call) => call.assumption);
+      const lineIn = (index: number): number => bodyStart + body.slice(0, index).split('\n').length - 1;
+      // Ranked by what a duplicate costs: a message or outbound call through a service outranks a write in the handler.
+      // A route named for a read (`/shipping/quote`) is one unless the handler is seen to write or send.
+      if (READ.test(endpoint.route) && !external && !reachedExternal && !write && !reachedWrite) {
+        level = 'read';
+        evidence.push('reads or computes without a write: a duplicate costs nothing');
+      } else if (external) {
         level = 'external';
-        evidence.push(`sends or calls out: \`${external[0].trim()}\` (${file}:${bodyStart + body.slice(0, external.index).split('\n').length - 1})`);
-      } else if (write) {
-        level = 'write';
-        evidence.push(`writes: \`${write[0].trim()}\` (${file}:${bodyStart + body.slice(0, write.index).split('\n').length - 1})`);
+        evidence.push(`sends or calls out: \`${external[0].trim()}\` (${file}:${lineIn(external.index)})`);
       } else if (reachedExternal) {
         level = 'external';
         evidence.push(`sends or calls out through ${reachedExternal.callee}(): \`${reachedExternal.match[0].trim()}\` (${reachedExternal.location})`);
+      } else if (write) {
+        level = 'write';
+        evidence.push(`writes: \`${write[0].trim()}\` (${file}:${lineIn(write.index)})`);
       } else if (reachedWrite) {
         level = 'write';
         evidence.push(`writes through ${reachedWrite.callee}(): \`${reachedWrite.match[0].trim()}\` (${reachedWrite.location})`);
+      } else if (assumed) {
+        level = 'write';
+        evidence.push(`${assumed.assumption ?? ''} (${file}:${lineIn(assumed.at)})`);
       } else {
         level = endpoint.span ? 'none' : 'write';
         evidence.push(endpoint.span ? 'no write, message or provider call seen in the handler' : 'the handler is defined elsewhere; assumed to write');

@@ -9,10 +9,14 @@ import { emptyManifestFindings, readManifest } from './manifests.js';
 import { scanDotnet } from './patterns/dotnet.js';
 import { scanGo } from './patterns/go.js';
 import { scanJvm } from './patterns/jvm.js';
+import { mayDeclareSpringBasePath, type SpringConfigFile } from './patterns/jvm-spring-config.js';
+import { finishSpringRoutes } from './patterns/jvm-spring-routes.js';
 import { scanPhp } from './patterns/php.js';
+import { linkLaravelRoutes } from './patterns/php-controllers.js';
 import { scanPython, scanPythonFacts } from './patterns/python.js';
 import { pythonMayHoldFindings } from './patterns/python-prefilter.js';
 import { scanRuby } from './patterns/ruby.js';
+import { linkRailsControllers } from './patterns/ruby-controllers.js';
 import { CALLER_HINT, keepMutating, readClientFacts, settleMethods } from './any-method-routes.js';
 import { assessCosts } from './cost.js';
 import { assessExistingProtection } from './existing-assessment.js';
@@ -22,6 +26,7 @@ import { finishCeleryTasks } from './patterns/python-celery.js';
 import { finishPythonSchedules } from './patterns/python-schedules.js';
 import { scanScheduleManifest } from './schedule-manifests.js';
 import { readLanguageLevel } from './language-level.js';
+import { modulePathsOf, type ConfigFile } from './module-paths.js';
 import { triage } from './prefilter.js';
 import { normaliseRoute, PRINTABLE_ROUTE, resolveRoutes, type RouteFacts } from './route-graph.js';
 import { createShapeIndex } from './shape-index.js';
@@ -30,6 +35,8 @@ import { emptyFindings, isPlanProvider, type EndpointFinding, type FileFindings,
 import { walkSourceFiles, type WalkLimits } from './walk.js';
 
 type Scanner = (relPath: string, text: string) => ScanResult;
+
+const MODULE_CONFIG = /(^|\/)(tsconfig|jsconfig|package)\.json$/;
 
 const LANGUAGE_BY_EXTENSION: Record<string, Language> = {
   ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript', js: 'javascript', jsx: 'javascript', mjs: 'javascript',
@@ -154,9 +161,15 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
   // Schedules declared in YAML (Kubernetes CronJobs, sidekiq-cron) and dedup in SQL/Prisma schemas.
   const yamlSchedules: SchedulerFinding[] = [];
   const protectionScans: ProtectionScan[] = [];
+  // Spring Boot `server.servlet.context-path` and kin: a base path for every route of a module.
+  const springConfigs: SpringConfigFile[] = [];
+  // tsconfig/jsconfig `paths` and package.json subpath imports: where `@/controllers/x` points.
+  const moduleConfigs: ConfigFile[] = [];
   for (const file of walked.files) {
     if (/\.(json|toml|txt|xml|gradle|kts|csproj|mod|ya?ml|properties|prisma|sql)$|(^|\/)Gemfile$/.test(file.relPath)) {
       const text = read(file.absPath);
+      if (MODULE_CONFIG.test(file.relPath)) moduleConfigs.push({ relPath: file.relPath, text });
+      if (mayDeclareSpringBasePath(file.relPath, text)) springConfigs.push({ relPath: file.relPath, text });
       if (!file.relPath.endsWith('.sql')) readManifest(manifests, file, text);
       if (/\.ya?ml$/.test(file.relPath)) yamlSchedules.push(...scanScheduleManifest(file.relPath, text));
       if (/\.(sql|prisma)$/.test(file.relPath)) protectionScans.push(scanExistingProtection(file.relPath, text));
@@ -172,7 +185,16 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
     return [{ file, language }];
   });
 
-  const hints = { framework: chooseFramework([], manifests.frameworks)?.value, broker: chooseBroker(manifests.brokers, [])?.value };
+  // A file named by another (a route file's controller, a tsconfig's `extends`) may be missing or unreadable.
+  const readIfPresent = (relPath: string): string | undefined => {
+    try {
+      return read(resolve(root, relPath));
+    } catch {
+      return undefined;
+    }
+  };
+  const modulePaths = modulePathsOf(moduleConfigs, new Set(sourceFiles.map((s) => s.file.relPath)), readIfPresent);
+  const hints = { framework: chooseFramework([], manifests.frameworks)?.value, broker: chooseBroker(manifests.brokers, [])?.value, modulePaths };
   const needsTs = sourceFiles.some((s) => s.language === 'typescript' || s.language === 'javascript');
   const tsScanner = needsTs ? await loadTypeScriptScanner(notes) : undefined;
   const code = emptyFindings();
@@ -212,10 +234,17 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
   }
 
   const sourcePaths = new Set(sourceFiles.map((s) => s.file.relPath));
+  // Laravel: each route file's prefix as the app loads it, and each action linked to its controller method
+  // (first: the scanner's findings are matched by identity).
+  code.endpoints = linkLaravelRoutes(code.endpoints, sourcePaths, readIfPresent);
   // Routes whose handlers live in controller modules: read those modules now that every file is known.
-  if (tsScanner) code.endpoints = tsScanner.resolveImportedHandlers(code.endpoints, sourcePaths, (relPath) => read(resolve(root, relPath)));
-  const routed = resolveRoutes(code.endpoints, routeFacts, sourcePaths);
-  notes.push(...routed.notes);
+  if (tsScanner) code.endpoints = tsScanner.resolveImportedHandlers(code.endpoints, sourcePaths, (relPath) => read(resolve(root, relPath)), modulePaths);
+  // Rails: each route linked to its controller action (app/controllers/<name>_controller.rb), read now that every file is known.
+  code.endpoints = linkRailsControllers(code.endpoints, sourcePaths, readIfPresent);
+  // Spring mappings on an interface belong to the controller implementing it, if any; module base paths are mounts.
+  const spring = finishSpringRoutes(code.endpoints, settings, springConfigs, readIfPresent);
+  const routed = resolveRoutes(spring.endpoints, [...routeFacts, spring.routeFacts], sourcePaths);
+  notes.push(...spring.notes, ...routed.notes);
   // Body types named by endpoints: only now are the deferred files that may declare them parsed.
   const bodyTypeNames = [...routed.endpoints.map((e) => e.bodyType), ...[...handlerTypes.values()].flat().map((h) => h.type)]
     .flatMap((type) => (type ?? '').split('|')).filter(Boolean);
@@ -241,7 +270,7 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
   const paymentCalls = code.paymentCalls.filter((c, i, all) => all.findIndex((o) => o.location === c.location) === i);
   // Handlers every method runs: the method their callers send; kept only when they mutate.
   const settled = settleMethods(finished, await readClientFacts(finished, callerFiles, read, notes));
-  const costs = assessCosts(settled, { root, paymentCalls });
+  const costs = assessCosts(settled, { root, paymentCalls, modulePaths });
   const mutating = keepMutating(settled.map((e) => {
     const cost = costs.get(e);
     return cost ? { ...e, cost: { level: cost.level, evidence: cost.evidence }, ...(cost.protection ? { protection: cost.protection } : {}) } : e;

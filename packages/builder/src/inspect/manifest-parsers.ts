@@ -52,6 +52,35 @@ export function requirementsDependencies(text: string): DeclaredDependency[] {
 }
 
 /**
+ * The files a requirements file includes (`-r base.txt`, `--requirement=prod.txt`, also `-c`
+ * constraints), as written, relative to the including file.
+ * @example requirementsIncludes('-r requirements/prod.txt\nflask') // ['requirements/prod.txt']
+ */
+export function requirementsIncludes(text: string): string[] {
+  return [...text.matchAll(/^\s*(?:-r|--requirement)(?:\s*=\s*|\s+)(\S+)/gm)].map((m) => m[1] ?? '').filter(Boolean);
+}
+
+/**
+ * Names from a Pipfile's `[packages]` and `[dev-packages]` tables (`flask = "*"`, `"psycopg2" = "*"`).
+ * @example pipfileDependencies('[packages]\nFlask = "*"\n[requires]\npython_version = "3.7"') // Flask@2
+ */
+export function pipfileDependencies(text: string): DeclaredDependency[] {
+  const out: DeclaredDependency[] = [];
+  let table = '';
+  text.split('\n').forEach((raw, index) => {
+    const header = /^\s*\[([^\]]+)\]\s*$/.exec(raw);
+    if (header?.[1]) {
+      table = header[1].trim();
+      return;
+    }
+    if (table !== 'packages' && table !== 'dev-packages') return;
+    const entry = /^\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?\s*=/.exec(raw.replace(/#.*/, ''));
+    if (entry?.[1]) out.push({ name: entry[1], line: index + 1 });
+  });
+  return out;
+}
+
+/**
  * Names from pyproject.toml: PEP 621 `dependencies = [...]` strings and Poetry/PDM
  * `[...dependencies]` tables.
  * @example pyprojectDependencies('[project]\ndependencies = ["fastapi>=0.110"]') // fastapi@2

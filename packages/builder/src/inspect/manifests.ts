@@ -3,12 +3,12 @@
  * go.mod, pom.xml/build.gradle, *.csproj, Gemfile, composer.json, schema.prisma, Spring config,
  * deployment manifests) and turns declared dependencies into located technology findings.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import { lookupDependency, type Ecosystem } from './catalog.js';
 import {
-  csprojDependencies, gemfileDependencies, goModDependencies, gradleDependencies, jsonDependencies, pomDependencies,
-  pyprojectDependencies, requirementsDependencies, type DeclaredDependency,
+  csprojDependencies, gemfileDependencies, goModDependencies, gradleDependencies, jsonDependencies, pipfileDependencies, pomDependencies,
+  pyprojectDependencies, requirementsDependencies, requirementsIncludes, type DeclaredDependency,
 } from './manifest-parsers.js';
 import { formatLocation, lineOf } from './location.js';
 import { emptyFindings, type FileFindings, type Language, type Provider, type TechFinding } from './types.js';
@@ -30,11 +30,15 @@ interface ManifestKind {
 
 const NPM_SECTIONS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
 
-function manifestKind(name: string): ManifestKind | undefined {
+/** Python requirement files: `requirements*.txt` anywhere, and every `.txt` in a `requirements/` folder (`requirements/prod.txt`). */
+const REQUIREMENTS_FILE = /(^|\/)requirements[\w.-]*\.txt$|(^|\/)requirements\/[\w.-]+\.txt$/;
+
+function manifestKind(name: string, relPath = name): ManifestKind | undefined {
   if (name === 'package.json') return { ecosystem: 'npm', language: 'javascript', parse: (t) => jsonDependencies(t, NPM_SECTIONS) };
   if (name === 'composer.json') return { ecosystem: 'php', language: 'php', parse: (t) => jsonDependencies(t, ['require', 'require-dev']) };
   if (name === 'pyproject.toml') return { ecosystem: 'python', language: 'python', parse: pyprojectDependencies };
-  if (/^requirements[\w.-]*\.txt$/.test(name)) return { ecosystem: 'python', language: 'python', parse: requirementsDependencies };
+  if (REQUIREMENTS_FILE.test(relPath)) return { ecosystem: 'python', language: 'python', parse: requirementsDependencies };
+  if (name === 'Pipfile') return { ecosystem: 'python', language: 'python', parse: pipfileDependencies };
   if (name === 'go.mod') return { ecosystem: 'go', language: 'go', parse: goModDependencies };
   if (name === 'pom.xml') return { ecosystem: 'maven', language: 'java', parse: pomDependencies };
   if (name === 'build.gradle') return { ecosystem: 'maven', language: 'java', parse: gradleDependencies };
@@ -123,6 +127,50 @@ function projectName(name: string, text: string): { value: string; needle: strin
 }
 
 /**
+ * `-r other.txt` in a requirements file: the included file's dependencies are the project's too.
+ * One that is a requirements file by its own path is read when the walk reaches it; the others
+ * (`-r base.in`, a file in a skipped folder) are read here, a few levels deep at most.
+ */
+function readRequirementsIncludes(out: ManifestFindings, file: { absPath: string; relPath: string }, text: string, seen: Set<string>): void {
+  if (seen.size > 8) return;
+  for (const include of requirementsIncludes(text)) {
+    const relPath = posix.normalize(posix.join(posix.dirname(file.relPath), include));
+    const absPath = join(dirname(file.absPath), include);
+    if (seen.has(relPath) || relPath.startsWith('..') || REQUIREMENTS_FILE.test(relPath) || !existsSync(absPath)) continue;
+    seen.add(relPath);
+    let included: string;
+    try {
+      included = readFileSync(absPath, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const dep of requirementsDependencies(included)) addDependency(out, 'python', dep, relPath);
+    readRequirementsIncludes(out, { absPath, relPath }, included, seen);
+  }
+}
+
+const pipfileDirs = new WeakMap<ManifestFindings, Set<string>>();
+
+/**
+ * A Pipfile has no extension, so the walk never hands it over: it is read from the folder of the
+ * first manifest-like file read there (requirements.txt, a .toml or .yml beside it).
+ */
+function readSiblingPipfile(out: ManifestFindings, file: { absPath: string; relPath: string }): void {
+  const dirs = pipfileDirs.get(out) ?? new Set<string>();
+  pipfileDirs.set(out, dirs);
+  const dir = file.relPath.includes('/') ? file.relPath.slice(0, file.relPath.lastIndexOf('/') + 1) : '';
+  if (dirs.has(dir) || file.relPath.endsWith('Pipfile')) return;
+  dirs.add(dir);
+  const absPath = join(dirname(file.absPath), 'Pipfile');
+  if (!existsSync(absPath)) return;
+  try {
+    readManifest(out, { absPath, relPath: `${dir}Pipfile` }, readFileSync(absPath, 'utf8'));
+  } catch {
+    // An unreadable Pipfile declares nothing the inspector can use.
+  }
+}
+
+/**
  * Adds what one file declares to `out`; files that are not manifests are ignored.
  * @example
  * const out = emptyManifestFindings();
@@ -130,8 +178,9 @@ function projectName(name: string, text: string): { value: string; needle: strin
  * out.databases[0]; // { value: 'postgresql', location: 'package.json:1', evidence: 'dependency "pg"' }
  */
 export function readManifest(out: ManifestFindings, file: { absPath: string; relPath: string }, text: string): void {
+  readSiblingPipfile(out, file);
   const name = file.relPath.slice(file.relPath.lastIndexOf('/') + 1);
-  const kind = manifestKind(name);
+  const kind = manifestKind(name, file.relPath);
   if (!kind) {
     readSideManifests(out, name, file.relPath, text);
     return;
@@ -146,6 +195,7 @@ export function readManifest(out: ManifestFindings, file: { absPath: string; rel
     out.projectNames.push({ value: named.value, location: formatLocation(file.relPath, line), evidence: name });
   }
   for (const dep of deps) addDependency(out, kind.ecosystem, dep, file.relPath);
+  if (kind.parse === requirementsDependencies) readRequirementsIncludes(out, file, text, new Set([file.relPath]));
   if (kind.ecosystem === 'npm') {
     const dir = dirname(file.absPath);
     const base = file.relPath.includes('/') ? file.relPath.slice(0, file.relPath.lastIndexOf('/') + 1) : '';

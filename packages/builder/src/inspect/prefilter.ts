@@ -9,8 +9,8 @@
 import { lookupDependency } from './catalog.js';
 import type { Framework, Language } from './types.js';
 
-/** Files that are entry points by where they sit: Next.js app-router `route.ts` and pages-router `pages/api/**`. */
-const ROUTE_FILE = /(?:^|\/)app\/(?:[^/]+\/)*route\.[cm]?[jt]sx?$|(?:^|\/)pages\/api[/.]/;
+/** Files that are entry points by where they sit (Next.js app-router `route.ts`, pages-router `pages/api/**`), and Next.js's config (its `basePath`). */
+const ROUTE_FILE = /(?:^|\/)app\/(?:[^/]+\/)*route\.[cm]?[jt]sx?$|(?:^|\/)pages\/api[/.]|(?:^|\/)next\.config\.[cm]?[jt]s$/;
 
 /** Provider calls (SDK, REST over fetch/axios) and Next.js handlers exported by name: worth a parse in any file. */
 const PAYMENT_WORDS = /stripe|adyen|paypal|braintree|gateway\.transaction\.|ordersController|paymentsController|\/v[12]\/(?:checkout\/orders|payments\/)/i;
@@ -21,6 +21,11 @@ const TOKENS = new RegExp([
   // Route-graph facts: mounts and prefixes (`app.use('/api', r)`, `register(p, { prefix })`, Hono `route`/`basePath`).
   String.raw`\.\s*(?:use|register|mount|route|basePath|group)\s*\(`,
   'setGlobalPrefix',
+  // Prefixes kept in constants or config objects (`API_PREFIX = '/api'`, `api: { prefix: '/api' }`).
+  String.raw`\w*(?:prefix|Prefix|PREFIX)\w*\s*[:=]`,
+  // NestJS routing declared outside controllers: `@Module({ controllers: [...] })` (a `RouterModule`
+  // path reaches its controllers through it) and exported route tables (`export const routesV1 = {…}`).
+  String.raw`\bcontrollers\s*:\s*\[`, String.raw`export\s+const\s+\w*(?:[Rr]outes?|ROUTES?)\w*\s*=\s*\{`,
   // Relative re-exports carry a router's name across files (`export { default as orders } from './orders'`).
   String.raw`export\s*\{[^}]*\}\s*from\s*['"]\.`,
   // NestJS decorators: routes, schedules, message handlers, GraphQL resolvers.

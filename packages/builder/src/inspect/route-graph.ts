@@ -6,6 +6,7 @@
  */
 import { posix } from 'node:path';
 import { emptyGraphqlFacts, graphqlOperationRoutes, registeredElsewhere, type GraphqlFacts } from './graphql-route.js';
+import { nestRouter, type NestFacts } from './ts/ts-nest-graph.js';
 import type { EndpointFinding } from './types.js';
 
 /** A reference to a name in another module, resolved once every file is known. */
@@ -15,8 +16,41 @@ export interface ModuleRef {
   readonly name: string;
 }
 
-/** A prefix written as a literal, or as a constant to look up (`settings.API_V1_STR`). */
-export type PrefixSpec = string | { readonly constant: string };
+/** A constant read through a name a file imports (`routesV1.user.root`): `node` is `file#routesV1`, `path` `['user', 'root']`. */
+export interface ConstantRef {
+  readonly node: string;
+  readonly path: readonly string[];
+  /** The expression as written, for notes. */
+  readonly text: string;
+}
+
+/** A path as a file spells it: text, and constants of other modules to look up once every file is known. */
+export type SpelledPath = ReadonlyArray<string | ConstantRef>;
+
+/**
+ * A prefix written as a literal; as a constant to look up by name (`settings.API_V1_STR`, Python);
+ * or spelled with constants another module defines (`config.api.prefix`, TypeScript).
+ */
+export type PrefixSpec = string | { readonly constant: string } | { readonly spelled: SpelledPath };
+
+/**
+ * A spelled path as text, its constants looked up in the module each name leads to (`canonical`
+ * follows imports), or the first constant that could not be read.
+ * @example spelledText(['/', { node: 'src/app.ts#config', path: ['api', 'prefix'], text: 'config.api.prefix' }], constants, canonical) // { text: '//api' }
+ */
+export function spelledText(path: SpelledPath, constants: ReadonlyMap<string, string>, canonical: (node: string) => string): { text: string } | { missing: string } {
+  let text = '';
+  for (const part of path) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    const value = constants.get([canonical(part.node), ...part.path].join('.'));
+    if (value === undefined) return { missing: part.text };
+    text += value;
+  }
+  return { text };
+}
 
 export interface MountFact {
   /** Node the child is mounted on (`file#app`). */
@@ -40,6 +74,8 @@ export interface RouteFacts {
   readonly graphql?: GraphqlFacts;
   /** Directories whose plugin files a loader mounts by folder name (`@fastify/autoload`). */
   readonly autoloads?: AutoloadFact[];
+  /** NestJS routing per app: global prefix excludes, versioning, route paths and versions (ts-nest-graph.ts). */
+  readonly nest?: NestFacts;
 }
 
 /**
@@ -81,12 +117,20 @@ export function emptyRouteFacts(): RouteFacts {
 }
 
 /**
- * Joins route segments with single slashes; the result always starts with `/`.
+ * Joins route segments with single slashes; the result always starts with `/`. It ends with `/`
+ * when the last segment that is more than slashes does (Django's `path("refund/", view)` below a
+ * view whose own route is ''). A segment ending in `//` is a DRF router's prefix whose routes all
+ * end with `/` (python-django-urls.ts): as the last argument the mark is passed on to the routes
+ * joined below it later; otherwise the result ends with `/`.
  * @example joinRoute('/api/', '/orders') // '/api/orders'
+ * @example joinRoute('/api', 'orders//', '/{pk}') // '/api/orders/{pk}/'
  */
 export function joinRoute(...parts: readonly string[]): string {
   const joined = parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
-  const trailing = parts.length > 0 && (parts[parts.length - 1] ?? '').length > 1 && (parts[parts.length - 1] ?? '').endsWith('/');
+  const final = parts[parts.length - 1] ?? '';
+  if (final.endsWith('//')) return joined ? `/${joined}//` : '//';
+  const last = [...parts].reverse().find((p) => p.replace(/^\/+|\/+$/g, '') !== '') ?? '';
+  const trailing = parts.some((p) => p.endsWith('//')) || last.endsWith('/');
   return `/${joined}${trailing && joined ? '/' : ''}`;
 }
 
@@ -108,6 +152,25 @@ function resolveModule(ref: ModuleRef, files: ReadonlySet<string>, bySuffix: (s:
     if (found) return `${found}#${ref.name}`;
   }
   return undefined;
+}
+
+/** A mount's prefix as text; one the inspector cannot read is noted and taken as none. */
+function mountPrefix(mount: MountFact, constants: ReadonlyMap<string, string>, canonical: (node: string) => string, notes: string[]): string {
+  const spec = mount.prefix;
+  if (typeof spec === 'string') return spec;
+  let value: string | undefined;
+  let written: string;
+  if ('spelled' in spec) {
+    const spelled = spelledText(spec.spelled, constants, canonical);
+    value = 'text' in spelled ? spelled.text : undefined;
+    written = 'missing' in spelled ? spelled.missing : '';
+  } else {
+    // Python settings: `settings.API_V1_STR` by its full name, else its last one.
+    value = constants.get(spec.constant) ?? constants.get(spec.constant.slice(spec.constant.lastIndexOf('.') + 1));
+    written = spec.constant;
+  }
+  if (value === undefined) notes.push(`${mount.location}: mount prefix \`${written}\` is not a literal the inspector could resolve; routes below it are shown without it.`);
+  return value ?? '';
 }
 
 export interface ResolvedRoutes {
@@ -171,14 +234,7 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
   for (const mount of mounts) {
     const childNode = typeof mount.child === 'string' ? mount.child : resolveModule(mount.child, files, bySuffix);
     if (!childNode) continue;
-    let prefix: string;
-    if (typeof mount.prefix === 'string') prefix = mount.prefix;
-    else {
-      const tail = mount.prefix.constant.slice(mount.prefix.constant.lastIndexOf('.') + 1);
-      const value = constants.get(mount.prefix.constant) ?? constants.get(tail);
-      if (value === undefined) notes.push(`${mount.location}: mount prefix \`${mount.prefix.constant}\` is not a literal the inspector could resolve; routes below it are shown without it.`);
-      prefix = value ?? '';
-    }
+    const prefix = mountPrefix(mount, constants, canonical, notes);
     const child = canonical(childNode);
     const list = parents.get(child) ?? [];
     const parent = canonical(mount.parent);
@@ -199,12 +255,20 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
   };
   const out: EndpointFinding[] = [];
   const graphqlRouting = { facts: graphql, prefixesOf: (node: string) => prefixesOf(canonical(node), new Set()), join: joinRoute, nestGlobalPrefix: globals.find((g) => g.framework === 'nestjs')?.prefix };
+  const routeNest = nestRouter(allFacts.map((facts) => facts.nest), {
+    canonical, prefixesOf: (node) => prefixesOf(canonical(node), new Set()), join: joinRoute, spell: (path) => spelledText(path, constants, canonical),
+  });
   for (const endpoint of endpoints) {
     if (endpoint.operation) {
       out.push(...graphqlOperationRoutes(endpoint, graphqlRouting, notes));
       continue;
     }
     const { scope, ...rest } = endpoint;
+    // NestJS: its own app's global prefix and URI version, `RouterModule` paths, constants across files.
+    if (endpoint.framework === 'nestjs') {
+      for (const route of routeNest(endpoint, notes)) out.push({ ...rest, route, webhook: rest.webhook || WEBHOOK_PATH.test(route) });
+      continue;
+    }
     const global = globals.find((g) => g.framework === endpoint.framework);
     const node = scope ? canonical(scope) : undefined;
     // A view whose URL lives elsewhere (Django urls.py) and was not found: no path can be shown honestly.
@@ -214,13 +278,18 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     }
     const prefixes = node ? prefixesOf(node, new Set()) : [''];
     for (const prefix of prefixes) {
-      const route = joinRoute(global?.prefix ?? '', prefix, endpoint.route);
-      out.push({ ...rest, route: prefix || global ? route : normaliseRoute(endpoint.route) });
+      const joined = joinRoute(global?.prefix ?? '', prefix, endpoint.route);
+      const route = prefix || global ? joined : normaliseRoute(endpoint.route);
+      // A receiver mounted at `/webhooks` declares only `/stripe`: its name is in the full path.
+      out.push({ ...rest, route, webhook: rest.webhook || WEBHOOK_PATH.test(route) });
     }
   }
   out.push(...registeredElsewhere(endpoints, graphqlRouting, notes));
   return { endpoints: out, notes };
 }
+
+/** A path that names a webhook or a provider's notification callback (`/webhooks/stripe`, `/paypal/ipn`, `/adyen/notifications/event`). */
+export const WEBHOOK_PATH = /webhook|\bipn\b|(stripe|adyen|paypal)[^/]*\/.*(notification|callback|event)/i;
 
 /** A route the design can print and the plan accepts: a leading slash; no spaces, quotes or angle brackets. */
 export const PRINTABLE_ROUTE = /^\/[^\s"'`\\<>]*$/;
@@ -233,6 +302,7 @@ export function normaliseRoute(route: string): string {
   if (route === '' || route === '*') return route === '*' ? '/*' : '/';
   // Flask/Werkzeug `<int:order_id>` is shown as `{order_id}`, as Django's converters already are:
   // one neutral parameter notation, and no angle brackets in a path the document prints.
-  const neutral = route.replace(/<(?:\w+(?:\([^)>]*\))?:)?(\w+)>/g, '{$1}');
+  // Express 4's pattern after a parameter (`/users/:id(\\d+)`) constrains it; the path is `/users/:id`.
+  const neutral = route.replace(/<(?:\w+(?:\([^)>]*\))?:)?(\w+)>/g, '{$1}').replace(/(:\w+)\((?:[^()]|\([^()]*\))*\)/g, '$1');
   return neutral.startsWith('/') ? neutral : `/${neutral}`;
 }

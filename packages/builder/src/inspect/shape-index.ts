@@ -8,6 +8,32 @@ import { declaredNames } from './prefilter.js';
 
 type Shapes = ReadonlyMap<string, readonly string[]>;
 
+/**
+ * `...Name!a!b` (TS `OmitType(Name, ['a', 'b'])`, ts-nest-shapes.ts) stands for Name's fields,
+ * its own bases expanded, but `a` and `b`.
+ */
+const OMITTED = '!';
+
+/** Fields of a shape with every `...Base` expanded (cycles cut); undefined for an unknown shape. */
+function flatFields(name: string, shapes: ReadonlyMap<string, readonly string[]>, seen: Set<string>): string[] | undefined {
+  const [base = '', ...omitted] = name.split(OMITTED);
+  const fields = shapes.get(base);
+  if (!fields || seen.has(base)) return undefined;
+  seen.add(base);
+  const flat = fields.flatMap((field) => (field.startsWith('...') ? flatFields(field.slice(3), shapes, seen) ?? [] : [field]));
+  seen.delete(base);
+  return [...new Set(flat)].filter((field) => !omitted.includes(field));
+}
+
+/** Adds a shape for every `...Name!a` entry, so that it expands as any other base does. */
+function addOmissions(shapes: Map<string, string[]>): void {
+  const wanted = [...shapes.values()].flat().filter((field) => field.startsWith('...') && field.includes(OMITTED)).map((field) => field.slice(3));
+  for (const name of new Set(wanted)) {
+    const fields = flatFields(name, shapes, new Set());
+    if (fields && fields.length > 0) shapes.set(name, fields);
+  }
+}
+
 export interface ShapeIndex {
   /** Shapes a scanned file declares; `order` is the file's position in the walk. */
   add(order: number, shapes: Shapes): void;
@@ -69,12 +95,13 @@ export function createShapeIndex(): ShapeIndex {
           const shapes = load(relPath);
           if (shapes) add(order, shapes);
         }
-        for (const field of winner(name) ?? []) if (field.startsWith('...')) queue.push(field.slice(3));
+        for (const field of winner(name) ?? []) if (field.startsWith('...')) queue.push(field.slice(3).split(OMITTED)[0] ?? '');
       }
       const shapes = new Map<string, string[]>();
       for (const { shapes: own } of [...declared].sort((a, b) => a.order - b.order)) {
         for (const [name, fields] of own) if (!shapes.has(name)) shapes.set(name, [...fields]);
       }
+      addOmissions(shapes);
       return { shapes, loaded };
     },
   };

@@ -1,14 +1,15 @@
 /**
- * C# / ASP.NET Core by reliable patterns: `[HttpPost("x")]` under `[Route("api/[controller]")]`,
- * minimal APIs (`app.MapPost("/x", ...)`), `[FromBody]` DTO types (records and properties),
+ * C# / ASP.NET Core by reliable patterns: `[HttpPost("x")]` under `[Route("api/[controller]/[action]")]`
+ * (dotnet-controllers.ts), minimal APIs under their `MapGroup` prefixes (dotnet-minimal.ts), body
+ * types bound as ASP.NET binds them (dotnet-body.ts) and their fields (records, properties, nested
+ * `Outer.Inner` types: dotnet-syntax.ts),
  * Stripe.net/Adyen calls, RabbitMQ/MassTransit/Kafka consumers, Hangfire/Quartz/BackgroundService.
  */
-import { formatLocation } from '../location.js';
-import { emptyFindings, type EndpointFinding, type MutatingMethod, type ScanResult } from '../types.js';
+import { emptyFindings, type ScanResult } from '../types.js';
+import { controllerEndpoints } from './dotnet-controllers.js';
+import { minimalApiEndpoints } from './dotnet-minimal.js';
+import { dotnetShapes, parseCSharp } from './dotnet-syntax.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
-import { braceBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
-
-const VERB: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE' };
 
 const RULES: readonly EffectRule[] = [
   // A `StripeClient` service reached through `V1` is left to the rule below, so one call is one finding.
@@ -36,87 +37,16 @@ const RULES: readonly EffectRule[] = [
   { kind: 'database', value: 'redis', pattern: /\bConnectionMultiplexer\.Connect/ },
 ];
 
-/** Records and classes with auto-properties: name → property names. */
-function dotnetShapes(text: string): Map<string, string[]> {
-  const shapes = new Map<string, string[]>();
-  for (const { match } of matchesWithLines(text, /\brecord\s+(?:class\s+|struct\s+)?(\w+)\s*\(([^)]*)\)/g)) {
-    const fields = (match[2] ?? '').split(',').map((part) => /(\w+)\s*$/.exec(part.trim())?.[1] ?? '').filter(Boolean);
-    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
-  }
-  for (const { match, line } of matchesWithLines(text, /^[ \t]*public\s+(?:sealed\s+)?class\s+(\w+)[^{]*\{?/gm)) {
-    const body = sliceLines(text, line, braceBlockEnd(text, line));
-    const fields = [...body.matchAll(/public\s+[\w<>?[\],\s]+?\s+(\w+)\s*\{\s*get;/g)].map((m) => m[1] ?? '');
-    if (fields.length > 0 && !shapes.has(match[1] ?? '')) shapes.set(match[1] ?? '', fields);
-  }
-  return shapes;
-}
-
-/** The `[Route]` of the controller class enclosing `index` (a file may hold several controllers). */
-function controllerPrefix(text: string, index = text.length): string {
-  const before = text.slice(0, index);
-  const routes = [...before.matchAll(/\[Route\("([^"]*)"\)\]\s*(?:\[[^\]]*\]\s*)*public\s+(?:\w+\s+)*class\s+(\w+?)(?:Controller)?\b/g)];
-  const classes = [...before.matchAll(/\bclass\s+\w+/g)];
-  const route = routes[routes.length - 1];
-  const lastClass = classes[classes.length - 1];
-  // The route must belong to the nearest class, not to an earlier one.
-  if (!route || !lastClass || (route.index ?? 0) + route[0].length < (lastClass.index ?? 0) + lastClass[0].length) return '';
-  return (route[1] ?? '').replace('[controller]', (route[2] ?? '').toLowerCase());
-}
-
-function joinRoute(prefix: string, path: string): string {
-  if (path.startsWith('/') || path.startsWith('~/')) return path.replace(/^~/, '');
-  return `/${[prefix, path].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
-}
-
-function endpoint(text: string, relPath: string, method: MutatingMethod, route: string, line: number, framework: 'aspnet'): EndpointFinding {
-  const signature = nextLineMatching(text, line + 1, /^[ \t]*(?!\[)(?:public|private|internal)\s+[\w<>?,\s]+?\s+(\w+)\s*\(/, 6);
-  const end = signature ? braceBlockEnd(text, signature.line) : line;
-  const header = signature ? sliceLines(text, signature.line, Math.min(end, signature.line + 3)) : '';
-  const bodyType = /\[FromBody\]\s*(\w+)\s+\w+/.exec(header)?.[1];
-  const body = signature ? sliceLines(text, signature.line, end) : '';
-  return {
-    method,
-    route,
-    framework,
-    location: formatLocation(relPath, line),
-    ...(signature ? { handler: signature.match[1] } : {}),
-    bodyFields: [],
-    ...(bodyType ? { bodyType } : {}),
-    webhook: /webhook|\bipn\b/i.test(route) || /EventUtility\.ConstructEvent|HmacValidator/.test(body),
-    span: { start: signature?.line ?? line, end },
-  };
-}
-
 /**
  * Scans one C# file.
  * @example scanDotnet('Controllers/PaymentsController.cs', '[HttpPost]\npublic IActionResult Create([FromBody] PayReq r) {}').findings.endpoints
  */
 export function scanDotnet(relPath: string, text: string): ScanResult {
   const findings = emptyFindings();
-  const shapes = dotnetShapes(text);
+  const source = parseCSharp(text);
+  const shapes = dotnetShapes(source);
   if (/(^|\/)[\w.]*Tests?\//.test(relPath)) return { findings, shapes };
-  for (const { match, line, index } of matchesWithLines(text, /\[Http(Post|Put|Patch|Delete)(?:\(\s*"([^"]*)"[^)]*\))?\]/g)) {
-    findings.endpoints.push(endpoint(text, relPath, VERB[match[1] ?? ''] as MutatingMethod, joinRoute(controllerPrefix(text, index), match[2] ?? ''), line, 'aspnet'));
-  }
-  for (const { match, line } of matchesWithLines(text, /\.Map(Post|Put|Patch|Delete)\(\s*"([^"]*)"\s*,\s*(async\s*)?\(([^)]*)\)\s*=>|\.Map(Post|Put|Patch|Delete)\(\s*"([^"]*)"/g)) {
-    const verb = match[1] ?? match[5] ?? '';
-    const route = match[2] ?? match[6] ?? '/';
-    // A lambda handler: its block is the span; a typed parameter that is a record is the body.
-    const lambda = match[4] !== undefined;
-    const end = lambda ? braceBlockEnd(text, line) : line;
-    const body = lambda ? sliceLines(text, line, end) : '';
-    const bodyType = lambda ? [...(match[4] ?? '').matchAll(/(\w+)\s+\w+/g)].map((m) => m[1] ?? '').find((t) => !/^(HttpRequest|HttpContext|HttpResponse|CancellationToken|string|int|long|Guid)$/.test(t)) : undefined;
-    findings.endpoints.push({
-      method: VERB[verb] as MutatingMethod,
-      route,
-      framework: 'aspnet',
-      location: formatLocation(relPath, line),
-      bodyFields: [],
-      ...(bodyType ? { bodyType } : {}),
-      webhook: /webhook/i.test(route) || /EventUtility\.ConstructEvent|HmacValidator/.test(body),
-      ...(lambda ? { span: { start: line, end } } : {}),
-    });
-  }
+  findings.endpoints.push(...controllerEndpoints(source, relPath), ...minimalApiEndpoints(source, relPath));
   applyEffectRules(relPath, text, RULES, findings);
   return { findings, shapes };
 }

@@ -7,6 +7,7 @@ import { formatLocation } from '../location.js';
 import { addEntry, appendArgument, fixSiteAt, KEY_PLACEHOLDER } from '../fix-site.js';
 import type { Broker, CallProvider, Database, FileFindings, PaymentCallFinding } from '../types.js';
 import { judgeKey, keyExpressionAt, operationOf } from '../provider-keys.js';
+import { codeFamilyOf, maskCode } from './code-mask.js';
 import { constantHeaderKey, constructedCarriers, functionStartBefore, keyCarriers, statementAt, type KeyCarrier } from './key-carriers.js';
 import { callText, matchesWithLines } from './line-patterns.js';
 
@@ -37,9 +38,14 @@ export type EffectRule =
  */
 export function applyEffectRules(relPath: string, text: string, rules: readonly EffectRule[], out: FileFindings): void {
   const seenClients = new Set<string>();
+  // Rules match code only: a call commented out (`# Stripe::Charge.create(…)`) is no call, and a fix
+  // diff into the comment would be wrong. Offsets and lines are unchanged, so findings read `text`.
+  // Only Ruby and PHP are blanked here; other languages are matched as written.
+  const family = codeFamilyOf(relPath);
+  const code = family === 'ruby' || family === 'php' ? maskCode(text, family) : text;
   for (const rule of rules) {
-    if (rule.requires && !rule.requires.test(text)) continue;
-    for (const { match, line, index } of matchesWithLines(text, rule.pattern)) {
+    if (rule.requires && !rule.requires.test(code)) continue;
+    for (const { match, line, index } of matchesWithLines(code, rule.pattern)) {
       const location = formatLocation(relPath, line);
       const evidence = match[0].trim().replace(/\s+/g, ' ');
       switch (rule.kind) {

@@ -1,6 +1,8 @@
 /**
- * Go by reliable patterns: gin/echo `r.POST("/x", h)` with `Group` prefixes, chi `r.Post`,
- * net/http 1.22 `mux.HandleFunc("POST /x", h)` and gorilla `.Methods("POST")`; struct json tags as
+ * Go by reliable patterns: gin/echo `r.POST("/x", h)` with `Group` prefixes, chi `r.Post` (also
+ * after `r.With(mw)`) inside `Route`/`Group` closures and mounted routers (go-router-scopes.ts),
+ * net/http 1.22 `mux.HandleFunc("POST /x", h)` / `mux.Handle("POST /x", http.HandlerFunc(h))`
+ * and gorilla `.Methods("POST")`; struct json tags as
  * body shapes; stripe-go/Adyen calls; pgx, database/sql and go-redis clients; consumers and
  * schedules (kafka-go, sarama, amqp, NATS, SQS, robfig/cron, gocron, tickers) in go-consumers.ts.
  */
@@ -9,9 +11,12 @@ import { emptyRouteFacts, type RouteFacts } from '../route-graph.js';
 import { emptyFindings, type EndpointFinding, type Framework, type MutatingMethod, type ScanResult } from '../types.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
 import { scanGoConsumers, scanGoSchedules } from './go-consumers.js';
+import { CHI_WITH_CHAIN, goImports, goRouterScopes, type GoRouterScopes } from './go-router-scopes.js';
 import { braceBlockEnd, matchesWithLines, sliceLines } from './line-patterns.js';
 
 const UPPER: Record<string, MutatingMethod> = { POST: 'POST', PUT: 'PUT', PATCH: 'PATCH', DELETE: 'DELETE' };
+/** chi `r.Post("/x", h)`, also through `r.With(mw).Post(…)`; the handler may be wrapped in `http.HandlerFunc(…)`. */
+const CHI_VERB = new RegExp(String.raw`\b(\w+)${CHI_WITH_CHAIN}\.(Post|Put|Patch|Delete)\(\s*"(\/[^"]*)"\s*,\s*(?:http\.HandlerFunc\(\s*)?([\w.]+)`, 'g');
 
 const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /\b(paymentintent|charge|refund|payout|transfer|session)\.(New|Confirm|Capture)\(/, key: /SetIdempotencyKey|IdempotencyKey/, requires: /stripe-go/ },
@@ -71,51 +76,26 @@ function groupPrefixes(text: string): { prefixes: Map<string, string>; roots: Ma
   return { prefixes, roots };
 }
 
-/** Router parameter types: a function taking one registers routes under whatever its caller passes. */
-const ROUTER_PARAM = /(\w+)\s+(?:\*gin\.(?:RouterGroup|Engine)|gin\.IRoutes|gin\.IRouter|\*echo\.(?:Group|Echo)|chi\.Router|\*mux\.Router|\*http\.ServeMux|fiber\.Router|\*fiber\.App)\b/g;
-
-interface GoFunc { readonly name: string; readonly start: number; readonly end: number; readonly routerParams: readonly string[] }
-
-function goFuncs(text: string): GoFunc[] {
-  return matchesWithLines(text, /^func (?:\([^)]*\)\s*)?(\w+)\(([^)]*)\)/gm).map(({ match, line }) => ({
-    name: match[1] ?? '', start: line, end: braceBlockEnd(text, line), routerParams: [...(match[2] ?? '').matchAll(ROUTER_PARAM)].map((m) => m[1] ?? ''),
-  }));
-}
-
-/** Imports by the name code uses for them: `users "x/y/users"` or the path's last segment. */
-function goImports(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of text.matchAll(/^\s*(?:import\s+)?(\w+\s+)?"([\w./-]+)"\s*$/gm)) {
-    const path = m[2] ?? '';
-    const name = m[1]?.trim() ?? path.slice(path.lastIndexOf('/') + 1);
-    if (name !== '_') out.set(name, name);
-  }
-  return out;
-}
-
 /**
  * Route groups passed into functions (`users.Register(v1.Group("/users"))`): mounts of the callee's
- * router parameter under the caller's group, plus the node each route call belongs to.
+ * router parameter under the caller's group, plus chi's nesting (go-router-scopes.ts).
  */
-function goRouteFacts(relPath: string, text: string, pkg: string, funcs: readonly GoFunc[], groups: ReturnType<typeof groupPrefixes>): RouteFacts {
+function goRouteFacts(relPath: string, text: string, pkg: string, scopes: GoRouterScopes, groups: ReturnType<typeof groupPrefixes>): RouteFacts {
   const facts = emptyRouteFacts();
   const imports = goImports(text);
   const known = new Set([...groups.prefixes.keys(), ...matchesWithLines(text, /(\w+)\s*:?=\s*(?:gin\.(?:Default|New)|echo\.New|chi\.NewRouter|mux\.NewRouter|http\.NewServeMux|fiber\.New)\(/g).map((m) => m.match[1] ?? '')]);
-  for (const { match, line } of matchesWithLines(text, /\b(?:(\w+)\.)?([A-Z]\w*|[a-z]\w*)\(\s*(\w+)(?:\.Group\(\s*"([^"]*)"\s*\))?\s*[,)]/g)) {
+  for (const { match, line, index } of matchesWithLines(text, /\b(?:(\w+)\.)?([A-Z]\w*|[a-z]\w*)\(\s*(\w+)(?:\.Group\(\s*"([^"]*)"\s*\))?\s*[,)]/g)) {
     const [, qualifier, callee, argVar, groupPath] = match;
     if (!callee || !argVar || callee === 'Group') continue;
-    const inFunc = funcs.find((f) => line > f.start && line <= f.end);
-    const isRouter = known.has(argVar) || inFunc?.routerParams.includes(argVar);
-    if (!isRouter) continue;
+    if (!known.has(argVar) && !scopes.isRouterParam(argVar, index)) continue;
     // `h.Register(v1)` on a value a package built (`h := handler.NewHandler(…)`): that package's method.
     const builtBy = qualifier && !imports.has(qualifier) ? new RegExp(`\\b${qualifier}\\s*:?=\\s*&?(\\w+)\\.\\w+\\s*[({]`).exec(text)?.[1] : undefined;
     const targetPkg = qualifier ? imports.get(qualifier) ?? (builtBy ? imports.get(builtBy) : undefined) : pkg;
     if (!targetPkg) continue;
-    const root = groups.roots.get(argVar) ?? argVar;
-    const parent = inFunc?.routerParams.includes(root) ? `go:${pkg}#${inFunc.name}` : `${relPath}#${root}`;
     const prefix = `${groups.prefixes.get(argVar) ?? ''}${groupPath ?? ''}`;
-    facts.mounts.push({ parent, child: `go:${targetPkg}#${callee}`, prefix, location: formatLocation(relPath, line) });
+    facts.mounts.push({ parent: scopes.nodeOf(argVar, index), child: `go:${targetPkg}#${callee}`, prefix, location: formatLocation(relPath, line) });
   }
+  facts.mounts.push(...scopes.chiMounts());
   return facts;
 }
 
@@ -174,22 +154,17 @@ export function scanGo(relPath: string, text: string): ScanResult {
   const groups = groupPrefixes(text);
   const { prefixes } = groups;
   const pkg = /^package\s+(\w+)/m.exec(text)?.[1] ?? 'main';
-  const funcs = goFuncs(text);
-  // The node a route hangs on: the enclosing function when the receiver is its router parameter.
-  const scopeOf = (receiver: string, line: number): string => {
-    const root = groups.roots.get(receiver) ?? receiver;
-    const inFunc = funcs.find((f) => line > f.start && line <= f.end);
-    return inFunc?.routerParams.includes(root) ? `go:${pkg}#${inFunc.name}` : `${relPath}#${root}`;
-  };
-  for (const { match, line } of matchesWithLines(text, /\b(\w+)\.(POST|PUT|PATCH|DELETE)\(\s*"(\/?[^"]*)"\s*,\s*(?:[\w.]+\(\)\s*,\s*)*([\w.]+)/g)) {
+  const scopes = goRouterScopes(relPath, text, pkg, groups.roots);
+  for (const { match, line, index } of matchesWithLines(text, /\b(\w+)\.(POST|PUT|PATCH|DELETE)\(\s*"(\/?[^"]*)"\s*,\s*(?:[\w.]+\(\)\s*,\s*)*([\w.]+)/g)) {
     const route = `${prefixes.get(match[1] ?? '') ?? ''}${match[3] ?? ''}`;
-    findings.endpoints.push({ ...endpoint(text, relPath, { method: UPPER[match[2] ?? ''] as MutatingMethod, route, framework, line, handler: match[4] }), scope: scopeOf(match[1] ?? '', line) });
+    findings.endpoints.push({ ...endpoint(text, relPath, { method: UPPER[match[2] ?? ''] as MutatingMethod, route, framework, line, handler: match[4] }), scope: scopes.nodeOf(match[1] ?? '', index) });
   }
-  for (const { match, line } of matchesWithLines(text, /\b(\w+)\.(Post|Put|Patch|Delete)\(\s*"(\/[^"]*)"\s*,\s*([\w.]+)/g)) {
+  for (const { match, line, index } of matchesWithLines(text, CHI_VERB)) {
     const route = `${prefixes.get(match[1] ?? '') ?? ''}${match[3] ?? ''}`;
-    findings.endpoints.push({ ...endpoint(text, relPath, { method: UPPER[(match[2] ?? '').toUpperCase()] as MutatingMethod, route, framework: /labstack\/echo|gofiber/.test(text) ? 'other' : 'net-http', line, handler: match[4] }), scope: scopeOf(match[1] ?? '', line) });
+    findings.endpoints.push({ ...endpoint(text, relPath, { method: UPPER[(match[2] ?? '').toUpperCase()] as MutatingMethod, route, framework: /labstack\/echo|gofiber/.test(text) ? 'other' : 'net-http', line, handler: match[4] }), scope: scopes.nodeOf(match[1] ?? '', index) });
   }
-  for (const { match, line } of matchesWithLines(text, /\.HandleFunc\(\s*"(POST|PUT|PATCH|DELETE)\s+([^"]+)"\s*,\s*([\w.]+)/g)) {
+  // Go 1.22 method patterns; `Handle` takes a handler value, often `http.HandlerFunc(h)` around the function.
+  for (const { match, line } of matchesWithLines(text, /\.Handle(?:Func)?\(\s*"(POST|PUT|PATCH|DELETE)\s+([^"]+)"\s*,\s*(?:http\.HandlerFunc\(\s*)?([\w.]+)/g)) {
     findings.endpoints.push(endpoint(text, relPath, { method: UPPER[match[1] ?? ''] as MutatingMethod, route: match[2] ?? '/', framework: 'net-http', line, handler: match[3] }));
   }
   for (const { match, line } of matchesWithLines(text, /\.HandleFunc\(\s*"(\/[^"]*)"\s*,\s*([\w.]+)\)\.Methods\(([^)]*)\)/g)) {
@@ -225,5 +200,5 @@ export function scanGo(relPath: string, text: string): ScanResult {
   applyEffectRules(relPath, text, RULES, findings);
   findings.consumers.push(...scanGoConsumers(relPath, text));
   findings.schedulers.push(...scanGoSchedules(relPath, text));
-  return { findings, shapes, handlerBodyTypes: handlerBodyTypes(text), routeFacts: goRouteFacts(relPath, text, pkg, funcs, groups) };
+  return { findings, shapes, handlerBodyTypes: handlerBodyTypes(text), routeFacts: goRouteFacts(relPath, text, pkg, scopes, groups) };
 }

@@ -2,14 +2,20 @@
  * Java and Kotlin (Spring) by reliable patterns: `@PostMapping`/`@PutMapping`/... and
  * `@RequestMapping(method = POST)` under a class-level prefix, `@RequestBody` DTO types (records,
  * classes, data classes), Stripe/Adyen/PayPal SDK calls, `@RabbitListener`/`@KafkaListener`/
- * `@SqsListener`/`@JmsListener` and `@Scheduled` (jvm-listeners.ts).
+ * `@SqsListener`/`@JmsListener` and `@Scheduled` (jvm-listeners.ts). Mappings declared on an
+ * interface are resolved against the controllers implementing it, and modules' context paths
+ * applied, once every file is read (jvm-spring-routes.ts).
  */
-import { formatLocation } from '../location.js';
+import { formatLocation, lineAtOffset } from '../location.js';
 import { emptyFindings, type EndpointFinding, type MutatingMethod, type ScanResult } from '../types.js';
+import { maskCode } from './code-mask.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
 import { jvmConstants, scanJvmListeners, scanJvmSchedules } from './jvm-listeners.js';
-import { braceBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
+import { jvmShapes } from './jvm-shapes.js';
+import { mainJvmType, SPRING_IMPLEMENTS, SPRING_INTERFACE_NODE, springModuleNode, type JvmTypeDeclaration } from './jvm-source.js';
+import { braceBlockEnd, callText, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
 
+/** `@PostMapping`, and `@PostExchange` of an HTTP interface (a client, or since Spring 6.1 a controller's contract). */
 const MAPPING: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE' };
 
 const RULES: readonly EffectRule[] = [
@@ -29,52 +35,44 @@ const RULES: readonly EffectRule[] = [
   { kind: 'database', value: 'redis', pattern: /\b(RedisTemplate|StringRedisTemplate|JedisPool)\b/ },
 ];
 
-/** Records, classes with fields and Kotlin data classes: name → field names. */
-function jvmShapes(text: string): Map<string, string[]> {
-  const shapes = new Map<string, string[]>();
-  for (const { match } of matchesWithLines(text, /\brecord\s+(\w+)\s*\(([^)]*)\)/g)) {
-    const fields = (match[2] ?? '').split(',').map((part) => /(\w+)\s*$/.exec(part.replace(/@\w+(\([^)]*\))?/g, '').trim())?.[1] ?? '').filter(Boolean);
-    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
-  }
-  for (const { match } of matchesWithLines(text, /\bdata\s+class\s+(\w+)\s*\(([^)]*)\)/g)) {
-    const fields = [...(match[2] ?? '').matchAll(/\b(?:val|var)\s+(\w+)/g)].map((m) => m[1] ?? '');
-    if (fields.length > 0) shapes.set(match[1] ?? '', fields);
-  }
-  for (const { match, line } of matchesWithLines(text, /^[ \t]*(?:public\s+)?(?:abstract\s+)?class\s+(\w+)([^{]*)\{/gm)) {
-    if (shapes.has(match[1] ?? '')) continue;
-    const body = sliceLines(text, line, braceBlockEnd(text, line));
-    // Collections of other entities (`List<Pet> pets`) are relations, not values a request sends.
-    const fields = [...body.matchAll(/^[ \t]*(?:private|protected|public)\s+(?:final\s+)?([\w<>,\s?]+?)\s+(\w+)\s*(?:=[^;]*)?;/gm)]
-      // Generated keys (`@Id @GeneratedValue`) are never sent by the client.
-      .filter((m) => !/@(Id|GeneratedValue)\b[^;]*$/.test(body.slice(Math.max(0, (m.index ?? 0) - 120), m.index ?? 0)))
-      .filter((m) => !/^(static|List|Set|Collection|Map)\b|\bstatic\b/.test(m[1] ?? '')).map((m) => m[2] ?? '');
-    const parent = /\bextends\s+(\w+)/.exec(match[2] ?? '')?.[1];
-    const all = [...(parent ? [`...${parent}`] : []), ...fields];
-    if (all.length > 0) shapes.set(match[1] ?? '', all);
-  }
-  return shapes;
-}
-
-/** Every path of a mapping (`@PostMapping({"/a", "/b"})`, `value =`, `path =`), other attributes left out. */
+/** Every path of a mapping (`@PostMapping({"/a", "/b"})`, `value =`, `path =`, `url =`), other attributes left out. */
 function allPaths(args: string): string[] {
-  const pathsOnly = args.replace(/\b(produces|consumes|params|headers|name)\s*=\s*(\{[^}]*\}|"[^"]*"|[\w.]+)/g, '');
+  const pathsOnly = args.replace(/\b(produces|consumes|params|headers|name|method|contentType|accept|version)\s*=\s*(\{[^}]*\}|\[[^\]]*\]|"[^"]*"|[\w.]+)/g, '');
   const paths = [...pathsOnly.matchAll(/"([^"]*)"/g)].map((m) => m[1] ?? '');
   return paths.length > 0 ? paths : [''];
 }
 
-function classPrefixes(text: string): string[] {
-  const classAt = text.search(/\bclass\s+\w+/);
-  const head = classAt < 0 ? text : text.slice(0, classAt);
-  const mapping = /@RequestMapping\(([^)]*)\)/.exec(head);
-  return mapping ? allPaths(mapping[1] ?? '') : [''];
+/**
+ * The methods a `method =` attribute names: `RequestMethod.POST`, a statically imported `POST`,
+ * `{POST, PUT}`, Kotlin's `[RequestMethod.POST]`, `@HttpExchange`'s `"POST"`.
+ */
+function requestMethods(args: string): MutatingMethod[] {
+  const value = /\bmethod\s*=\s*(\{[^}]*\}|\[[^\]]*\]|"[^"]*"|[\w.]+)/.exec(args)?.[1] ?? '';
+  return [...new Set([...value.matchAll(/\b(POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1] as MutatingMethod))];
+}
+
+/** The arguments of the annotation whose name ends at `after` (without parentheses), or '' when it has none. */
+function annotationArgs(code: string, after: number): string {
+  return /^\s*\(/.test(code.slice(after, after + 40)) ? callText(code, after).replace(/^[^(]*\(/, '').replace(/\)$/, '') : '';
+}
+
+/** The type-level `@RequestMapping`/`@HttpExchange` paths, read from the annotations before the type's keyword (comments blanked: a `class` in a Javadoc is no declaration). */
+function classPrefixes(code: string, type: JvmTypeDeclaration | undefined): string[] {
+  if (!type) return [''];
+  const mapping = /@(?:RequestMapping|HttpExchange)\b/.exec(code.slice(type.headStart, type.index));
+  return mapping ? allPaths(annotationArgs(code, type.headStart + mapping.index + mapping[0].length)) : [''];
 }
 
 function joinRoute(prefix: string, path: string): string {
   return `/${[prefix, path].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
 }
 
-function endpoint(text: string, relPath: string, method: MutatingMethod, route: string, line: number): EndpointFinding {
-  const signature = nextLineMatching(text, line + 1, /^[ \t]*(?!@)(?:[\w<>,?\s[\]]*\s)?(\w+)\s*\(/, 6);
+/**
+ * One Spring endpoint: the handler is the first method signature at or after `signatureFrom`
+ * (the line after its annotation), its body type the `@RequestBody` (else `@Valid`/`@ModelAttribute`) parameter.
+ */
+export function springEndpoint(text: string, relPath: string, method: MutatingMethod, route: string, line: number, signatureFrom = line + 1): EndpointFinding {
+  const signature = nextLineMatching(text, signatureFrom, /^[ \t]*(?!@)(?:[\w<>,?\s[\]]*\s)?(\w+)\s*\(/, 6);
   const end = signature ? braceBlockEnd(text, signature.line) : line;
   const header = signature ? sliceLines(text, signature.line, Math.min(end, signature.line + 4)) : '';
   const bodyType = /@RequestBody\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:final\s+)?(\w+)\s+\w+|@RequestBody\s+(?:@\w+\s+)*\w+\s*:\s*(\w+)/.exec(header)
@@ -102,17 +100,31 @@ export function scanJvm(relPath: string, text: string): ScanResult {
   const findings = emptyFindings();
   const shapes = jvmShapes(text);
   if (/(^|\/)src\/test\//.test(relPath) || /Tests?\.(java|kt)$/.test(relPath)) return { findings, shapes };
-  const prefixes = classPrefixes(text);
+  // Comments blanked: a commented-out mapping is no route, a `class` in a Javadoc no declaration.
+  const code = maskCode(text, 'jvm');
+  const type = mainJvmType(text, code.search(/@(?:(?:Post|Put|Patch|Delete|Request)Mapping|(?:Post|Put|Patch|Delete|Http)Exchange)\b/));
+  const prefixes = classPrefixes(code, type);
+  // Mappings on an interface are a client (`@FeignClient`, an HTTP interface) unless a controller
+  // implements it; jvm-spring-routes.ts decides once every file is read. Else the module's node,
+  // under which its `server.servlet.context-path` is mounted (jvm-spring-config.ts).
+  const scope = type?.kind === 'interface' ? `${SPRING_INTERFACE_NODE}${type.name}` : springModuleNode(relPath);
+  const inHead = (index: number): boolean => type !== undefined && index >= type.headStart && index < type.index;
   // Every class path × every method path: a mapping with two paths is two entry points.
   const routes = (args: string): string[] => prefixes.flatMap((prefix) => allPaths(args).map((path) => joinRoute(prefix, path)));
-  for (const { match, line } of matchesWithLines(text, /@(Post|Put|Patch|Delete)Mapping\b(?:\(([^)]*)\))?/g)) {
-    for (const route of routes(match[2] ?? '')) findings.endpoints.push(endpoint(text, relPath, MAPPING[match[1] ?? ''] as MutatingMethod, route, line));
+  const add = (method: MutatingMethod, args: string, line: number): void => {
+    for (const route of routes(args)) findings.endpoints.push({ ...springEndpoint(code, relPath, method, route, line), ...(scope ? { scope } : {}) });
+  };
+  for (const { match, line, index } of matchesWithLines(code, /@(Post|Put|Patch|Delete)(?:Mapping|Exchange)\b/g)) {
+    add(MAPPING[match[1] ?? ''] as MutatingMethod, annotationArgs(code, index + match[0].length), line);
   }
-  for (const { match, line } of matchesWithLines(text, /@RequestMapping\(([^)]*method\s*=\s*[^)]*)\)/g)) {
-    for (const method of (match[1] ?? '').matchAll(/RequestMethod\.(POST|PUT|PATCH|DELETE)/g)) {
-      for (const route of routes((match[1] ?? '').replace(/method\s*=\s*(\{[^}]*\}|[\w.]+)/, ''))) findings.endpoints.push(endpoint(text, relPath, method[1] as MutatingMethod, route, line));
-    }
+  for (const { match, line, index } of matchesWithLines(code, /@(?:RequestMapping|HttpExchange)\b/g)) {
+    if (inHead(index)) continue;
+    const args = annotationArgs(code, index + match[0].length);
+    for (const method of requestMethods(args)) add(method, args, line);
   }
+  // A controller implementing an API interface answers that interface's mappings.
+  const controller = type?.kind === 'class' && /@(?:RestController|Controller)\b/.test(code.slice(type.headStart, type.index));
+  const implemented = controller && type ? type.supertypes.map((name) => ({ name: `${SPRING_IMPLEMENTS}${name}`, value: relPath, location: formatLocation(relPath, lineAtOffset(text, type.index)) })) : [];
   // Spark: `post("/x", (request, response) -> { … })`.
   if (/import static spark\.Spark\.|spark\.Spark/.test(text)) {
     for (const { match, line } of matchesWithLines(text, /\b(post|put|patch|delete)\(\s*"([^"]+)"\s*,\s*\(/g)) {
@@ -128,6 +140,6 @@ export function scanJvm(relPath: string, text: string): ScanResult {
   findings.consumers.push(...scanJvmListeners(relPath, text));
   findings.schedulers.push(...scanJvmSchedules(relPath, text));
   // Topic constants are often declared in another file than the listener that names them.
-  const settings = [...jvmConstants(text)].map(([name, value]) => ({ name: `const:${name}`, value, location: relPath }));
+  const settings = [...[...jvmConstants(text)].map(([name, value]) => ({ name: `const:${name}`, value, location: relPath })), ...implemented];
   return { findings, shapes, ...(settings.length > 0 ? { settings } : {}) };
 }

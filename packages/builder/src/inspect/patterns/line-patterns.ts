@@ -101,7 +101,8 @@ export function indentBlockEnd(text: string, line: number): number {
   let last = line;
   for (let i = line; i < lines.length; i += 1) {
     const current = lines[i] ?? '';
-    if (current.trim() === '') continue;
+    // A comment may sit at any indentation (often column 0 inside a body): it never ends the block.
+    if (current.trim() === '' || current.trimStart().startsWith('#')) continue;
     if (current.length - current.trimStart().length <= base) break;
     last = i + 1;
   }

@@ -12,12 +12,12 @@ import { matchesWithLines } from './line-patterns.js';
 
 /**
  * A urls.py pattern as a route: `re_path`/`url` anchors and an optional trailing slash (`/?$`)
- * dropped, named groups shown as parameters like `path`'s converters, so the regex syntax never
- * reaches the printed path.
- * @example djangoRoute('^captures/(?P<pk>[0-9]+)/?$') // 'captures/{pk}/'
+ * dropped (the path is served without it), named groups shown as parameters like `path`'s
+ * converters, so the regex syntax never reaches the printed path.
+ * @example djangoRoute('^captures/(?P<pk>[0-9]+)/?$') // 'captures/{pk}'
  */
 export function djangoRoute(pattern: string): string {
-  return pattern.replace(/^\^|\$$/g, '').replace(/\/\?$/, '/').replace(/\(\?P<(\w+)>(?:[^()\\]|\\.|\([^()]*\))*\)/g, '{$1}');
+  return pattern.replace(/^\^|\$$/g, '').replace(/\/\?$/, '').replace(/\(\?P<(\w+)>(?:[^()\\]|\\.|\([^()]*\))*\)/g, '{$1}');
 }
 
 /** `path("x/", …`, `re_path(r"^x/$", …` and the older `url(r"^x/$", …`, capturing the pattern; `rest` follows the comma. */
@@ -42,6 +42,15 @@ function inlineLists(text: string): InlineList[] {
 /** The prefixes of the inline lists around `offset`, outermost first, as Django joins them. */
 function listPrefix(lists: readonly InlineList[], offset: number): string {
   return lists.filter((list) => list.start <= offset && offset < list.end).sort((a, b) => a.start - b.start).map((list) => list.prefix).join('');
+}
+
+/** Routers built here with `trailing_slash=False` or `trailing_slash="/?"` (an optional slash: the path is shown without it). */
+function routersWithoutTrailingSlash(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const { match } of matchesWithLines(text, /^[ \t]*(\w+)\s*=\s*[\w.]*Router\(([^)]*)\)/gm)) {
+    if (/trailing_slash\s*=\s*(?:False|r?["']\/\?["'])/.test(match[2] ?? '')) out.add(match[1] ?? '');
+  }
+  return out;
 }
 
 const viewNode = (target: string): string => `django:view:${target.slice(target.lastIndexOf('.') + 1)}`;
@@ -70,10 +79,14 @@ export function djangoUrlFacts(relPath: string, text: string, facts: RouteFacts)
   for (const { match, index } of matchesWithLines(text, patternCall(String.raw`include\(\s*\(?\s*(\w+)\.urls\b`))) {
     routers.set(match[2] ?? '', [...(routers.get(match[2] ?? '') ?? []), listPrefix(lists, index) + djangoRoute(match[1] ?? '')]);
   }
+  const unslashed = routersWithoutTrailingSlash(text);
   for (const { match, line } of matchesWithLines(text, /\b(\w+)\.register\(\s*r?["']([^"']*)["']\s*,\s*([\w.]+)/g)) {
+    // DRF routers end every route with `/` unless built with `trailing_slash=False` (or the optional
+    // `'/?'`): `//` tells joinRoute so, whatever detail or action route the view adds below.
+    const slash = unslashed.has(match[1] ?? '') ? '' : '//';
     // A router not included by a path here (`urlpatterns += router.urls`) serves at this file's own mount.
     for (const prefix of routers.get(match[1] ?? '') ?? ['']) {
-      facts.mounts.push({ parent: self, child: viewNode(match[3] ?? ''), prefix: prefix + (match[2] ?? ''), location: formatLocation(relPath, line) });
+      facts.mounts.push({ parent: self, child: viewNode(match[3] ?? ''), prefix: prefix + (match[2] ?? '') + slash, location: formatLocation(relPath, line) });
     }
   }
 }

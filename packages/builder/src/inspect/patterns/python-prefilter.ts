@@ -15,6 +15,8 @@
 const TOKENS = new RegExp([
   // scanRoutes (python.ts): `@app.post(`/`@bp.route(…, methods=…)`, `@api_view(`, class-based views and viewsets.
   String.raw`@\w+\.(?:post|put|patch|delete|route|api_route)\(`, '@api_view', 'View', 'Mixin',
+  // Routes registered by call (`add_api_route`, `add_url_rule`) and Django function views (`def v(request`, python-django-views.ts).
+  'add_api_route', 'add_url_rule', String.raw`def \w+\(\s*request\b`,
   // RULES (python.ts), one literal per rule: the Stripe SDK and StripeClient, REST calls
   // (`requests.post(… api.stripe.com …)`, PayPal paths), consumers, database and broker clients.
   String.raw`stripe\.`, String.raw`\.v1\.`, String.raw`\.post\(`,

@@ -13,10 +13,11 @@ import { pythonGraphqlFacts, scanPythonGraphql, withoutTransports } from './pyth
 import { celerySettings, scanCeleryTasks } from './python-celery.js';
 import { djangoUrlFacts } from './python-django-urls.js';
 import { scanPythonSchedules } from './python-schedules.js';
-import { indentBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
+import { callText, indentBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
+import { argsOf, keyword, positional, splitArgs, stringLiteral } from './python-args.js';
+import { djangoFunctionViews, drfClassViews, methodsArgument, mutatingMethods } from './python-django-views.js';
 
 const METHOD: Record<string, MutatingMethod> = { post: 'POST', put: 'PUT', patch: 'PATCH', delete: 'DELETE' };
-const VIEWSET: Record<string, MutatingMethod> = { create: 'POST', update: 'PUT', partial_update: 'PATCH', destroy: 'DELETE' };
 
 const RULES: readonly EffectRule[] = [
   { kind: 'payment', value: 'stripe', pattern: /\bstripe\.(PaymentIntent|Charge|Refund|Payout|Transfer|Subscription|Customer|checkout\.Session)\.(create|confirm|capture)\(/, key: /idempotency_key\s*=/, fix: { argument: 'idempotency_key={{KEY}}' } },
@@ -60,27 +61,50 @@ const SHAPE_BASES = /^(?:[\w.]*BaseModel|SQLModel|Schema|TypedDict|[\w.]*Seriali
 /**
  * Pydantic/SQLModel models, dataclasses, TypedDicts and serializers: class name → annotated
  * field names. A class that extends another (`class ItemCreate(ItemBase)`) lists `...ItemBase`,
- * which the inspector expands once every file's classes are known.
+ * which the inspector expands once every file's classes are known. Only statements at the class
+ * body's own indentation are fields (a validator's parameters are not); a `ClassVar[...]`
+ * annotation is no field, and hides an inherited field of that name (resolved here when the base
+ * is in the same file). A serializer field built with `read_only=True` is not sent by a client.
  */
 function pythonShapes(text: string): Map<string, string[]> {
   const shapes = new Map<string, string[]>();
+  const hidden = new Map<string, Set<string>>();
   for (const { match, line } of matchesWithLines(text, /^class (\w+)\(([^)]*)\):/gm)) {
     const bases = (match[2] ?? '').split(',').map((b) => b.trim()).filter((b) => b && !b.includes('='));
     const direct = bases.some((b) => SHAPE_BASES.test(b));
     const dataclass = /@dataclass[^\n]*\n\s*$/.test(text.slice(0, text.indexOf(match[0])));
-    const body = sliceLines(text, line + 1, indentBlockEnd(text, line));
-    const fields = [...body.matchAll(/^[ \t]{2,}(\w+)[ \t]*(?::[ \t]*[^=\s][^=\n]*|=\s*serializers\.\w+)/gm)]
-      .map((m) => m[1] ?? '').filter((f) => f && f !== 'model_config' && !/^(Meta|objects)$/.test(f));
+    const header = line + (match[0].match(/\n/g)?.length ?? 0);
+    // The block is measured from the `class` line: a header's continuation lines are indented deeper than its body.
+    const body = sliceLines(text, header + 1, indentBlockEnd(text, line));
+    const indent = /^([ \t]+)[^\s#]/m.exec(body)?.[1] ?? '    ';
+    const fields: string[] = [];
+    const classVars = new Set<string>();
+    for (const m of body.matchAll(new RegExp(String.raw`^${indent}(\w+)[ \t]*(?::[ \t]*([^=\s][^=\n]*)|=\s*serializers\.\w+\(([^\n]*))`, 'gm'))) {
+      const name = m[1] ?? '';
+      if (!name || name === 'model_config' || /^(Meta|objects)$/.test(name)) continue;
+      if (/^(?:typing\.)?ClassVar\b/.test((m[2] ?? '').trim())) classVars.add(name);
+      else if (!/\bread_only\s*=\s*True/.test(m[3] ?? '')) fields.push(name);
+    }
     const inherited = direct ? [] : bases.filter((b) => /^[A-Z]\w*$/.test(b)).map((b) => `...${b}`);
-    if (direct || dataclass || inherited.length > 0) shapes.set(match[1] ?? '', [...inherited, ...fields]);
+    if (direct || dataclass || inherited.length > 0) {
+      shapes.set(match[1] ?? '', [...inherited, ...fields]);
+      if (classVars.size > 0) hidden.set(match[1] ?? '', classVars);
+    }
   }
+  // A ClassVar hides the base's field: expand the bases this file declares, then drop the hidden names.
+  const expand = (name: string, seen: Set<string>): string[] => (shapes.get(name) ?? []).flatMap((f) => {
+    const base = f.startsWith('...') ? f.slice(3) : undefined;
+    if (!base || !shapes.has(base) || seen.has(base)) return [f];
+    return expand(base, new Set([...seen, base]));
+  });
+  for (const [name, names] of hidden) shapes.set(name, [...new Set(expand(name, new Set([name])))].filter((f) => !names.has(f)));
   return shapes;
 }
 
 /** Fields read from the request inside a handler: `request.json["x"]`, `data.get("x")`, `payload.x`. */
 function handlerFields(body: string): string[] {
   const fields: string[] = [];
-  const bound = new Set<string>(['request.json', 'request.data', 'request.form']);
+  const bound = new Set<string>(['request.json', 'request.data', 'request.form', 'request.POST']);
   for (const m of body.matchAll(/(\w+)\s*=\s*(?:await\s+)?(request\.(?:get_json\(\)|json\(\)|json|data|form)|json\.loads\(request\.body\))/g)) bound.add(m[1] ?? '');
   for (const name of bound) {
     const escaped = name.replace('.', '\\.');
@@ -102,33 +126,102 @@ function defBlockEnd(text: string, defLine: number): number {
   let last = close;
   for (let i = close; i < lines.length; i += 1) {
     const current = lines[i] ?? '';
-    if (current.trim() === '') continue;
+    // A comment indented less than the body (column 0 inside a handler) does not end it.
+    if (current.trim() === '' || current.trimStart().startsWith('#')) continue;
     if (current.length - current.trimStart().length <= base) break;
     last = i + 1;
   }
   return last;
 }
 
-function endpoint(text: string, relPath: string, spec: { method: MutatingMethod; route: string; framework: Framework; line: number }): EndpointFinding {
-  const def = nextLineMatching(text, spec.line, /^[ \t]*(?:async\s+)?def (\w+)\(/, 12);
+/** Where a handler's `def` is: its line and name. */
+export interface PyDef {
+  readonly line: number;
+  readonly name: string;
+}
+
+export interface EndpointSpec {
+  readonly method: MutatingMethod;
+  readonly route: string;
+  readonly framework: Framework;
+  readonly line: number;
+  /** The handler's def when the caller knows it; `null`: none in this file (inherited, imported); omitted: the next def below `line`. */
+  readonly def?: PyDef | null;
+}
+
+/** Annotation names that are never a request body model. */
+const NOT_BODY_TYPE = /^(Request|Response|WebSocket|HTTPConnection|Session|AsyncSession|BackgroundTasks|SecurityScopes|HTTPAuthorizationCredentials|UploadFile|Depends|Header|Optional|Union|List|Dict|Set|Tuple|Sequence|Annotated|Any|Query|Path|Cookie|Body|Form|File)$/;
+/** FastAPI parameter sources other than the JSON body: a parameter defaulting to (or annotated with) one of these is not the body. */
+const NOT_BODY_SOURCE = /^(?:fastapi\.|params\.)?(Depends|Security|Path|Query|Header|Cookie|Form|File)\s*\(/;
+
+/** `name: T = default` split at its top-level `=` (a default or annotation may hold `=` inside brackets). */
+function splitParam(param: string): { name: string; annotation: string; source: string } {
+  let depth = 0;
+  let eq = -1;
+  for (let i = 0; i < param.length && eq < 0; i += 1) {
+    const char = param[i] as string;
+    if ('([{'.includes(char)) depth += 1;
+    else if (')]}'.includes(char)) depth -= 1;
+    else if (char === '=' && depth === 0 && param[i + 1] !== '=') eq = i;
+  }
+  const head = eq < 0 ? param : param.slice(0, eq);
+  const colon = head.indexOf(':');
+  const name = (colon < 0 ? head : head.slice(0, colon)).replace(/^\*+/, '').trim();
+  const annotation = colon < 0 ? '' : head.slice(colon + 1).trim();
+  // `Annotated[T, Depends(x)]` names its source in the annotation; `= Depends(x)` in the default.
+  const annotated = /^(?:typing\.)?Annotated\[([\s\S]*)\]$/.exec(annotation);
+  const metadata = annotated ? splitArgs(annotated[1] ?? '') : [];
+  const source = eq < 0 ? metadata.slice(1).find((m) => /^[\w.]+\s*\(/.test(m)) ?? '' : param.slice(eq + 1).trim();
+  return { name, annotation: annotated ? metadata[0] ?? '' : annotation, source };
+}
+
+/** The parameters of the `def` on `defLine`, read to the parenthesis that closes its signature. */
+function signatureParams(text: string, defLine: number): string[] {
+  const chunk = sliceLines(text, defLine, defLine + 40);
+  const open = chunk.indexOf('(');
+  return open < 0 ? [] : argsOf(callText(chunk, open, 4000));
+}
+
+/**
+ * Body model candidates, query and form fields from a handler's parameters: a parameter whose
+ * value comes from `Depends`/`Security`/`Path`/`Query`/`Header`/`Cookie` (as its default or in
+ * `Annotated[...]`) is not the body, whatever its type.
+ */
+function parameterSources(params: readonly string[]): { bodyTypes: string[]; queryFields: string[]; formFields: string[] } {
+  const bodyTypes: string[] = [];
+  const queryFields: string[] = [];
+  const formFields: string[] = [];
+  for (const param of params) {
+    const { name, annotation, source } = splitParam(param);
+    if (!name || name === 'self' || name === 'cls') continue;
+    const from = NOT_BODY_SOURCE.exec(source)?.[1];
+    if (from === 'Query') queryFields.push(name);
+    if (from === 'Form' || from === 'File') formFields.push(name);
+    if (from) continue;
+    const type = [...annotation.matchAll(/\b([A-Z]\w*)/g)].map((m) => m[1] ?? '').find((t) => !NOT_BODY_TYPE.test(t));
+    if (type) bodyTypes.push(type);
+  }
+  return { bodyTypes, queryFields, formFields };
+}
+
+export function endpoint(text: string, relPath: string, spec: EndpointSpec): EndpointFinding {
+  const found = spec.def === undefined ? nextLineMatching(text, spec.line, /^[ \t]*(?:async\s+)?def (\w+)\(/, 12) : undefined;
+  const def: PyDef | undefined = spec.def ?? (found ? { line: found.line, name: found.match[1] ?? '' } : undefined);
   const end = def ? defBlockEnd(text, def.line) : spec.line;
   const body = def ? sliceLines(text, def.line, end) : '';
-  const fields = handlerFields(body);
-  // Parameters may span lines: read up to the closing parenthesis of the signature.
-  const params = def ? /\(([^)]*)\)/.exec(sliceLines(text, def.line, def.line + 12))?.[1] ?? '' : '';
-  const candidates = [...params.matchAll(/(\w+)\s*:\s*([A-Z]\w*)/g)].map((m) => m[2] ?? '').filter((t) => !/^(Request|Response|Session|AsyncSession|BackgroundTasks|Depends|Header|Optional|Query|Path|Cookie)$/.test(t));
+  const params = def ? parameterSources(signatureParams(text, def.line)) : { bodyTypes: [], queryFields: [], formFields: [] };
+  const fields = [...new Set([...handlerFields(body), ...params.formFields])];
   // Every typed parameter is a candidate; the inspector keeps the one that is a known model.
-  const typed = candidates.length > 0 ? candidates.join('|') : undefined;
-  const queryFields = [...params.matchAll(/(\w+)\s*:[^,=]*=\s*Query\(/g)].map((m) => m[1] ?? '');
+  const typed = params.bodyTypes.length > 0 ? params.bodyTypes.join('|') : undefined;
   return {
     method: spec.method,
     route: spec.route,
     framework: spec.framework,
     location: formatLocation(relPath, spec.line),
-    ...(def ? { handler: def.match[1] } : {}),
+    ...(def ? { handler: def.name } : {}),
     bodyFields: fields,
     ...(typed ? { bodyType: typed } : {}),
-    ...(queryFields.length > 0 ? { queryFields } : {}),
+    ...(params.queryFields.length > 0 ? { queryFields: params.queryFields } : {}),
     webhook: /webhook|\bipn\b/i.test(spec.route) || /construct_event|verify_webhook_signature|is_valid_hmac/.test(body),
     span: { start: def?.line ?? spec.line, end },
   };
@@ -143,47 +236,69 @@ function scanRoutes(relPath: string, text: string, out: EndpointFinding[]): void
     const route = `${router?.prefix ?? ''}${match[3] ?? ''}` || '/';
     out.push({ ...endpoint(text, relPath, { method: METHOD[match[2] ?? ''] as MutatingMethod, route, framework: router?.framework ?? defaultFramework, line }), scope: `${relPath}#${match[1] ?? ''}` });
   }
-  for (const { match, line } of matchesWithLines(text, /^[ \t]*@(\w+)\.(?:route|api_route)\(\s*["']([^"']*)["'][^)]*methods\s*=\s*\[([^\]]*)\]/gm)) {
+  // `methods=` is a list, a tuple (`('POST',)`) or a set (`{"DELETE"}`).
+  for (const { match, line, index } of matchesWithLines(text, /^[ \t]*@(\w+)\.(?:route|api_route)\(\s*["']([^"']*)["']/gm)) {
     const router = bound.get(match[1] ?? '');
     const route = `${router?.prefix ?? ''}${match[2] ?? ''}` || '/';
-    for (const method of (match[3] ?? '').match(/\w+/g) ?? []) {
-      const upper = METHOD[method.toLowerCase()];
-      if (upper) out.push({ ...endpoint(text, relPath, { method: upper, route, framework: router?.framework ?? defaultFramework, line }), scope: `${relPath}#${match[1] ?? ''}` });
+    for (const method of mutatingMethods(methodsArgument(callText(text, index)) ?? '')) {
+      out.push({ ...endpoint(text, relPath, { method, route, framework: router?.framework ?? defaultFramework, line }), scope: `${relPath}#${match[1] ?? ''}` });
     }
   }
+  scanRegisteredRoutes(relPath, text, bound, defaultFramework, out);
   // Django views get their path from urls.py (`path(...)`, DRF `router.register(...)`): the route
   // here is the part below the view's mount, and the scope names the view.
-  for (const { match, line } of matchesWithLines(text, /^[ \t]*@api_view\(\s*\[([^\]]*)\]/gm)) {
+  for (const { line, index } of matchesWithLines(text, /^[ \t]*@api_view\(/gm)) {
     const def = nextLineMatching(text, line, /def (\w+)\(/);
-    for (const method of (match[1] ?? '').match(/\w+/g) ?? []) {
-      const upper = METHOD[method.toLowerCase()];
-      if (upper && def) out.push({ ...endpoint(text, relPath, { method: upper, route: '', framework: 'django', line }), scope: `django:view:${def.match[1] ?? ''}` });
+    const list = /^@?\s*api_view\(\s*(?:http_method_names\s*=\s*)?[[({]([^\])}]*)/.exec(callText(text, index).trim())?.[1] ?? '';
+    for (const method of mutatingMethods(list)) {
+      if (def) out.push({ ...endpoint(text, relPath, { method, route: '', framework: 'django', line }), scope: `django:view:${def.match[1] ?? ''}` });
     }
   }
-  for (const { match, line } of matchesWithLines(text, /^class (\w+)\([^)]*(?:APIView|View|ViewSet|GenericAPIView|Mixin)[^)]*\):/gm)) {
-    const body = sliceLines(text, line, indentBlockEnd(text, line));
-    const scope = `django:view:${match[1] ?? ''}`;
-    // A router's detail routes carry the view's lookup (`lookup_field = "slug"` → `{slug}`), `pk` by default.
-    const lookup = `/{${/^[ \t]+lookup_url_kwarg\s*=\s*["'](\w+)/m.exec(body)?.[1] ?? /^[ \t]+lookup_field\s*=\s*["'](\w+)/m.exec(body)?.[1] ?? 'pk'}}`;
-    for (const method of matchesWithLines(body, /^[ \t]+def (post|put|patch|delete|create|update|partial_update|destroy)\(self/gm)) {
-      const name = method.match[1] ?? '';
-      const upper = METHOD[name] ?? VIEWSET[name];
-      // A router adds the lookup to a ViewSet's detail actions; a generic view (`DestroyAPIView`) routed
-      // by `as_view()` has its whole path, parameters included, in urls.py.
-      const viewSet = /ViewSet/.test(match[0]);
-      const detail = viewSet && (name === 'update' || name === 'partial_update' || name === 'destroy') ? lookup : '';
-      if (upper) out.push({ ...endpoint(text, relPath, { method: upper, route: detail, framework: 'django', line: line + method.line - 1 }), scope });
-    }
-    // DRF extra actions: `@action(detail=True, methods=["post"])` above `def refund(self, …)`.
-    for (const action of matchesWithLines(body, /^[ \t]+@action\(([^)]*)\)/gm)) {
-      const def = nextLineMatching(body, action.line, /def (\w+)\(/, 4);
-      const methods = /methods\s*=\s*\[([^\]]*)\]/.exec(action.match[1] ?? '')?.[1] ?? '';
-      const path = /url_path\s*=\s*["']([^"']+)/.exec(action.match[1] ?? '')?.[1] ?? def?.match[1] ?? '';
-      const detail = /detail\s*=\s*True/.test(action.match[1] ?? '') ? lookup : '';
-      for (const m of methods.match(/\w+/g) ?? []) {
-        const upper = METHOD[m.toLowerCase()];
-        if (upper) out.push({ ...endpoint(text, relPath, { method: upper, route: `${detail}/${path}`, framework: 'django', line: line + action.line - 1 }), scope });
+  if (defaultFramework !== 'django') return;
+  const views = [...djangoFunctionViews(relPath, text), ...drfClassViews(text)];
+  for (const view of views) {
+    const found = endpoint(text, relPath, { method: view.method, route: view.route, framework: 'django', line: view.line, def: view.def });
+    out.push({ ...found, ...(view.def ? {} : { handler: view.view }), ...(view.bodyType ? { bodyType: view.bodyType } : {}), ...(view.anyMethod ? { anyMethod: view.anyMethod } : {}), scope: `django:view:${view.view}` });
+  }
+}
+
+/**
+ * Routes registered by a call rather than a decorator: FastAPI `router.add_api_route("/x", fn,
+ * methods=["DELETE"])`, Flask `bp.add_url_rule("/x", view_func=fn, methods=["POST"])` and a
+ * MethodView's `view_func=RefundAPI.as_view("refund")` (its `post`/`put`/`patch`/`delete`). The
+ * handler's body is read when it is defined in the same file.
+ */
+function scanRegisteredRoutes(relPath: string, text: string, bound: ReturnType<typeof routers>, defaultFramework: Framework, out: EndpointFinding[]): void {
+  const defs = new Map<string, PyDef>();
+  for (const { match, line } of matchesWithLines(text, /^(?:async\s+)?def (\w+)\(/gm)) defs.set(match[1] ?? '', { line, name: match[1] ?? '' });
+  for (const { match, line, index } of matchesWithLines(text, /^[ \t]*(\w+)\.(add_api_route|add_url_rule)\(/gm)) {
+    const args = argsOf(callText(text, index + match[0].length - 1));
+    const path = stringLiteral(positional(args)[0]);
+    if (path === undefined) continue;
+    const router = bound.get(match[1] ?? '');
+    const framework: Framework = router?.framework ?? (match[2] === 'add_url_rule' ? 'flask' : 'fastapi');
+    const route = `${router?.prefix ?? ''}${path}` || '/';
+    const scope = `${relPath}#${match[1] ?? ''}`;
+    // FastAPI: the endpoint is the second positional argument or `endpoint=`; Flask: `view_func=` (or the third positional).
+    const target = match[2] === 'add_api_route' ? keyword(args, 'endpoint') ?? positional(args)[1] : keyword(args, 'view_func') ?? positional(args)[2];
+    if (!target) continue;
+    const methodView = /^(\w+)\.as_view\(/.exec(target)?.[1];
+    if (methodView) {
+      const cls = new RegExp(String.raw`^class ${methodView}\(([^)]*)\):`, 'm').exec(text);
+      if (!cls) continue;
+      const classLine = text.slice(0, cls.index).split('\n').length;
+      const body = sliceLines(text, classLine, indentBlockEnd(text, classLine));
+      for (const handler of matchesWithLines(body, /^[ \t]+(?:async\s+)?def (post|put|patch|delete)\(self/gm)) {
+        const defLine = classLine + handler.line - 1;
+        out.push({ ...endpoint(text, relPath, { method: METHOD[handler.match[1] ?? ''] as MutatingMethod, route, framework, line: defLine, def: { line: defLine, name: handler.match[1] ?? '' } }), handler: `${methodView}.${handler.match[1] ?? ''}`, scope });
       }
+      continue;
+    }
+    // Flask's default is GET (with HEAD, OPTIONS); FastAPI's add_api_route defaults to GET too.
+    const methods = mutatingMethods(keyword(args, 'methods') ?? '');
+    const name = target.split('.').pop() ?? target;
+    for (const method of methods) {
+      out.push({ ...endpoint(text, relPath, { method, route, framework, line, def: defs.get(name) ?? null }), handler: name, scope });
     }
   }
 }
@@ -200,6 +315,22 @@ function importedNames(text: string): Map<string, ModuleRef> {
       // `items` may be a submodule (items.py) or a name defined in the module itself.
       out.set(local, { modules: [`${module}/${m[1]}.py`, `${module}/${m[1]}/__init__.py`, `${module}.py`, `${module}/__init__.py`], name: m[1] });
     }
+  }
+  return out;
+}
+
+/**
+ * String defaults of pydantic settings fields (`api_prefix: str = "/api"` in a `*Settings` class),
+ * for a prefix written as `settings.api_prefix`. The default is what the app serves unless the
+ * environment sets the field (pydantic BaseSettings reads `API_PREFIX`).
+ * @example settingsDefaults('class AppSettings(BaseAppSettings):\n    api_prefix: str = "/api"\n') // [['api_prefix', '/api']]
+ */
+function settingsDefaults(text: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const { match, line } of matchesWithLines(text, /^class (\w*Settings\w*)\(([^)]*)\):/gm)) {
+    if (!/Settings/.test(match[2] ?? '')) continue;
+    const body = sliceLines(text, line + 1, indentBlockEnd(text, line));
+    for (const field of body.matchAll(/^[ \t]+(\w+)\s*:\s*str\s*=\s*["']([^"']*)["']\s*$/gm)) out.push([field[1] ?? '', field[2] ?? '']);
   }
   return out;
 }
@@ -227,6 +358,7 @@ function pythonRouteFacts(relPath: string, text: string): RouteFacts {
   for (const { match } of matchesWithLines(text, /^[ \t]*([A-Z][A-Z0-9_]*)\s*(?::\s*[\w[\]]+)?\s*=\s*["']([^"']*)["']/gm)) {
     facts.constants.push([match[1] ?? '', match[2] ?? '']);
   }
+  facts.constants.push(...settingsDefaults(text));
   return facts;
 }
 

@@ -7,13 +7,40 @@ import { formatLocation } from '../location.js';
 import type { Broker, ConsumerFinding, SchedulerFinding } from '../types.js';
 import { matchesWithLines } from './line-patterns.js';
 
-/** The class a line sits in: the nearest `class X` above it. */
+/** The class a line sits in: the nearest `class X` above it, named with its modules (`Billing::ChargeWorker`). */
 function classAbove(lines: readonly string[], line: number): { name: string; line: number } | undefined {
   for (let i = line - 1; i >= 0; i -= 1) {
-    const m = /^\s*class\s+([\w:]+)/.exec(lines[i] ?? '');
-    if (m) return { name: m[1] ?? '', line: i + 1 };
+    // Also the compact `module Billing; class ChargeWorker`.
+    const m = /(?:^|;)\s*class\s+([A-Z][\w:]*)/.exec(lines[i] ?? '');
+    if (m) return { name: qualifiedName(lines, i), line: i + 1 };
   }
   return undefined;
+}
+
+/**
+ * The full constant name of the class declared on line `index` (0-based): the `module`s and
+ * `class`es still open around it, read from the top by indentation — `module Billing` then
+ * `class ChargeWorker` is `Billing::ChargeWorker`, as Sidekiq and ActiveJob name the job. A compact
+ * `module Billing; class ChargeWorker` line opens both.
+ */
+function qualifiedName(lines: readonly string[], index: number): string {
+  const open: Array<{ indent: number; names: string[] }> = [];
+  for (let i = 0; i <= index; i += 1) {
+    const text = lines[i] ?? '';
+    const indent = /^\s*/.exec(text)?.[0].length ?? 0;
+    if (/^\s*end\b/.test(text)) {
+      // An `end` closes what opened at its indentation; deeper blocks (`def`, `do`) were never pushed.
+      while (open.length > 0 && (open[open.length - 1]?.indent ?? 0) >= indent) open.pop();
+      continue;
+    }
+    const names = [...text.matchAll(/(?:^|;)\s*(?:module|class)\s+([A-Z][\w:]*)/g)].map((m) => m[1] ?? '');
+    // `class Foo; end` or `module Foo; end` on one line closes itself.
+    if (names.length > 0 && !/\bend\s*$/.test(text)) {
+      while (open.length > 0 && (open[open.length - 1]?.indent ?? 0) >= indent) open.pop();
+      open.push({ indent, names });
+    }
+  }
+  return open.flatMap((o) => o.names).join('::');
 }
 
 /** The text of a class from its `class` line to the next top-level class (enough for option lookups). */

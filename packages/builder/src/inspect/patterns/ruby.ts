@@ -1,16 +1,23 @@
 /**
- * Ruby / Rails by reliable patterns: `config/routes.rb` verbs and `resources` (create, update,
- * destroy), `params.require(:x).permit(...)` fields, Stripe/Adyen calls, `whenever` schedules;
- * Sidekiq/ActiveJob/Sneakers/Karafka jobs and sidekiq-cron in Ruby (ruby-jobs.ts).
+ * Ruby / Rails by reliable patterns: `config/routes.rb` with full paths and controller actions
+ * (ruby-routes.ts, linked to the actions' spans and `params.require(:x).permit(...)` fields once
+ * every file is known in ruby-controllers.ts), Stripe/Adyen calls, `whenever` schedules; Sidekiq/ActiveJob/Sneakers/Karafka
+ * jobs and sidekiq-cron in Ruby (ruby-jobs.ts).
  */
 import { formatLocation } from '../location.js';
 import { emptyFindings, type EndpointFinding, type MutatingMethod, type ScanResult } from '../types.js';
+import { maskCode } from './code-mask.js';
 import { applyEffectRules, type EffectRule } from './effect-rules.js';
 import { scanRubyJobs, scanRubySchedules } from './ruby-jobs.js';
+import { railsRoutes } from './ruby-routes.js';
 import { matchesWithLines } from './line-patterns.js';
 
+const STRIPE_KEY = { key: /idempotency_key:/, fix: { argument: '{ idempotency_key: {{KEY}} }' } } as const;
+
 const RULES: readonly EffectRule[] = [
-  { kind: 'payment', value: 'stripe', pattern: /\bStripe::(PaymentIntent|Charge|Refund|Payout|Transfer|Checkout::Session|Subscription)\.(create|confirm|capture)\b/, key: /idempotency_key:/, fix: { argument: '{ idempotency_key: {{KEY}} }' } },
+  { kind: 'payment', value: 'stripe', pattern: /\bStripe::(PaymentIntent|Charge|Refund|Payout|Transfer|Checkout::Session|Subscription)\.(create|confirm|capture)\b/, ...STRIPE_KEY },
+  // stripe-ruby 13+: `client = Stripe::StripeClient.new(key)`, then `client.v1.payment_intents.create(params, { idempotency_key: k })`.
+  { kind: 'payment', value: 'stripe', pattern: /(?:@{0,2}\w+(?:\.\w+)*)?\.v1\.(payment_intents|charges|refunds|payouts|transfers|checkout\.sessions|subscriptions)\.(create|confirm|capture)\b/, requires: /stripe/i, ...STRIPE_KEY },
   { kind: 'payment', value: 'paypal', pattern: /\b(?:orders_controller|orders)\.(create_order|capture_order|authorize_order)\b/, key: /paypal_request_id|PayPal-Request-Id/i, requires: /paypal/i },
   // Braintree: `api_request_key` is its At-Most-Once key (braintree 4.36+).
   { kind: 'payment', value: 'braintree', pattern: /\b(?:Braintree::Transaction|\w+\.transaction)\.(sale|refund|submit_for_settlement|submit_for_partial_settlement|credit)!?\(/, key: /api_request_key/, requires: /Braintree/ },
@@ -18,10 +25,6 @@ const RULES: readonly EffectRule[] = [
   { kind: 'scheduler', value: 'whenever', pattern: /^[ \t]*every\s+([^\s,]+(?:\.\w+)?)/m, schedule: 1, requires: /runner|rake|command/ },
   { kind: 'database', value: 'postgresql', pattern: /adapter:\s*postgresql/ },
   { kind: 'database', value: 'mysql', pattern: /adapter:\s*mysql2/ },
-];
-
-const RESOURCE_ACTIONS: Array<[string, MutatingMethod, string]> = [
-  ['create', 'POST', ''], ['update', 'PATCH', '/:id'], ['destroy', 'DELETE', '/:id'],
 ];
 
 /** Sinatra: `post '/x' do … end`, the block up to the `end` at the route's indentation. */
@@ -41,28 +44,6 @@ function sinatraRoutes(relPath: string, text: string): EndpointFinding[] {
   });
 }
 
-function routesFile(relPath: string, text: string): EndpointFinding[] {
-  const out: EndpointFinding[] = [];
-  const base = { framework: 'rails' as const, bodyFields: [] as string[] };
-  for (const { match, line } of matchesWithLines(text, /^[ \t]*(post|put|patch|delete)\s+["']([^"']+)["'](?:[^\n]*?to:\s*["']([^"']+)["'])?/gm)) {
-    const route = (match[2] ?? '').startsWith('/') ? (match[2] ?? '') : `/${match[2] ?? ''}`;
-    out.push({
-      ...base, method: (match[1] ?? '').toUpperCase() as MutatingMethod, route, location: formatLocation(relPath, line),
-      ...(match[3] ? { handler: match[3] } : {}), webhook: /webhook|\bipn\b/i.test(route),
-    });
-  }
-  for (const { match, line } of matchesWithLines(text, /^[ \t]*resources?\s+:(\w+)([^\n]*)/gm)) {
-    const name = match[1] ?? '';
-    const only = /only:\s*(?:%i\[([^\]]*)\]|\[([^\]]*)\])/.exec(match[2] ?? '');
-    const allowed = only ? (only[1] ?? only[2] ?? '').replace(/[:,]/g, ' ').split(/\s+/).filter(Boolean) : undefined;
-    for (const [action, method, suffix] of RESOURCE_ACTIONS) {
-      if (allowed && !allowed.includes(action)) continue;
-      out.push({ ...base, method, route: `/${name}${suffix}`, location: formatLocation(relPath, line), handler: `${name}#${action}`, webhook: /webhook/i.test(name) });
-    }
-  }
-  return out;
-}
-
 /** Strong-parameter permits: `params.require(:payment).permit(:amount, :currency)` → shape `payment`. */
 function permittedShapes(text: string): Map<string, string[]> {
   const shapes = new Map<string, string[]>();
@@ -75,16 +56,18 @@ function permittedShapes(text: string): Map<string, string[]> {
 
 /**
  * Scans one Ruby file (routes only from `config/routes.rb`).
- * @example scanRuby('config/routes.rb', 'resources :payments, only: [:create]').findings.endpoints // POST /payments
+ * @example scanRuby('config/routes.rb', 'scope :api do\n  resources :payments, only: :create\nend').findings.endpoints // POST /api/payments
  */
 export function scanRuby(relPath: string, text: string): ScanResult {
   const findings = emptyFindings();
   const shapes = permittedShapes(text);
   if (/(^|\/)(spec|test)\//.test(relPath)) return { findings, shapes };
-  if (/(^|\/)config\/routes\.rb$/.test(relPath)) findings.endpoints.push(...routesFile(relPath, text));
+  if (/(^|\/)config\/routes\.rb$/.test(relPath)) findings.endpoints.push(...railsRoutes(relPath, text));
   else if (/require ['"]sinatra|Sinatra::Base/.test(text)) findings.endpoints.push(...sinatraRoutes(relPath, text));
   applyEffectRules(relPath, text, RULES, findings);
-  findings.consumers.push(...scanRubyJobs(relPath, text));
-  findings.schedulers.push(...scanRubySchedules(relPath, text));
+  // A job class or cron entry commented out is none.
+  const code = maskCode(text, 'ruby');
+  findings.consumers.push(...scanRubyJobs(relPath, code));
+  findings.schedulers.push(...scanRubySchedules(relPath, code));
   return { findings, shapes };
 }

@@ -4,6 +4,7 @@
  * `typescript` package degrades to "TS/JS not analysed" instead of a crash.
  */
 import ts from 'typescript';
+import type { ModulePaths } from '../module-paths.js';
 import { emptyFindings, type Broker, type Framework, type ScanResult } from '../types.js';
 import { scanEffects } from './ts-effects.js';
 import { declaredShapes, scanNest } from './ts-nest.js';
@@ -23,6 +24,8 @@ export { resolveImportedHandlers } from './ts-imported-handlers.js';
 export interface ProjectHints {
   readonly framework?: Framework;
   readonly broker?: Broker;
+  /** The project's path mappings (tsconfig `paths`, subpath imports); relative imports only without. */
+  readonly modulePaths?: ModulePaths;
 }
 
 /** Test files exercise routes (`request(app).post(...)`) rather than declare them. */
@@ -35,7 +38,7 @@ const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|e2e)\/|\.(test|spec|e2e-spec
  *   .findings.endpoints[0]; // { method: 'POST', route: '/pay', framework: 'express', location: 'src/app.ts:1', ... }
  */
 export function scanTypeScript(relPath: string, text: string, hints: ProjectHints): ScanResult {
-  const src = parseSource(relPath, text);
+  const src = parseSource(relPath, text, hints.modulePaths);
   const findings = emptyFindings();
   const shapes = declaredShapes(src);
   // Nexus/Pothos input types: the body shape of a mutation argument typed with one (in any file).

@@ -5,28 +5,29 @@
  * (`importedHandler`); once every file is known, `resolveImportedHandlers` reads the module that
  * exports it and takes the body fields, schema, signature check and lines from the function there.
  *
- * Relative specifiers only, and barrels (`export * from './x.js'`) up to three hops: a package or
- * a path alias (`@/controllers`) is not resolved, and such a route keeps "defined elsewhere" —
- * the inspector says what it did not read rather than guess.
+ * Relative specifiers, the project's path mappings (`@/controllers`, `#controllers/*`; see
+ * module-paths.ts) and barrels (`export * from './x.js'`) up to three hops: a handler a package
+ * exports, or one that cannot be found, keeps "defined elsewhere" — the inspector says what it
+ * did not read rather than guess.
  */
 import ts from 'typescript';
-import { tsModuleCandidates as moduleCandidates } from '../route-graph.js';
+import type { ModulePaths } from '../module-paths.js';
 import type { EndpointFinding, HandlerImport } from '../types.js';
+import { classMember, thisProperty } from './ts-class-members.js';
 import { declarationOf, functionOf } from './ts-declarations.js';
 import { handlerFacts } from './ts-handler-facts.js';
-import { hasModifier, parseSource, unwrap, type FunctionLike, type ParsedSource } from './ts-source.js';
+import { hasModifier, parseSource, unbound, unwrap, type FunctionLike, type ParsedSource } from './ts-source.js';
 
 /** How deep `a(b(handler))` wrappers and re-export chains are followed. */
 const MAX_DEPTH = 3;
 
-const isRelative = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../');
+/** How a local name is bound to an imported module: one of its exports, or the whole module (`* as ns`, `require`). */
+export type Binding = { readonly specifier: string; readonly exportName: string } | { readonly specifier: string; readonly whole: 'namespace' | 'module' };
 
-/** How a local name is bound to a relative module: one of its exports, or the whole module (`* as ns`, `require`). */
-type Binding = { readonly specifier: string; readonly exportName: string } | { readonly specifier: string; readonly whole: 'namespace' | 'module' };
-
-function bindingOf(src: ParsedSource, local: string): Binding | undefined {
+/** What a local name of the file is bound to by an `import` or `require`, or undefined for a name of its own. */
+export function bindingOf(src: ParsedSource, local: string): Binding | undefined {
   for (const statement of src.sf.statements) {
-    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier) && isRelative(statement.moduleSpecifier.text)) {
+    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
       const specifier = statement.moduleSpecifier.text;
       const clause = statement.importClause;
       if (!clause || clause.isTypeOnly) continue;
@@ -58,7 +59,7 @@ function requiredSpecifier(node: ts.Expression | undefined): string | undefined 
   const inner = node ? unwrap(node) : undefined;
   if (!inner || !ts.isCallExpression(inner) || !ts.isIdentifier(inner.expression) || inner.expression.text !== 'require') return undefined;
   const [arg] = inner.arguments;
-  return arg && ts.isStringLiteral(arg) && isRelative(arg.text) ? arg.text : undefined;
+  return arg && ts.isStringLiteral(arg) ? arg.text : undefined;
 }
 
 /**
@@ -69,28 +70,44 @@ function requiredSpecifier(node: ts.Expression | undefined): string | undefined 
  * @example importedHandler(src, node) // { candidates: ['src/controllers/orders.ts', …], exportName: 'addOrderItems' }
  */
 export function importedHandler(src: ParsedSource, node: ts.Expression, depth = 0): HandlerImport | undefined {
-  const inner = unwrap(node);
+  const inner = unbound(node);
   if (ts.isCallExpression(inner)) {
     const last = inner.arguments[inner.arguments.length - 1];
     return last && depth < MAX_DEPTH ? importedHandler(src, last, depth + 1) : undefined;
   }
   if (ts.isIdentifier(inner)) {
     const binding = bindingOf(src, inner.text);
-    if (!binding) return undefined;
-    const candidates = moduleCandidates(src.relPath, binding.specifier);
+    const candidates = binding && src.paths.candidates(src.relPath, binding.specifier);
+    if (!binding || !candidates) return undefined;
     if ('exportName' in binding) return { candidates, exportName: binding.exportName };
     // `const pay = require('./pay')`: the module itself is the handler.
     return binding.whole === 'module' ? { candidates, exportName: 'default' } : undefined;
   }
-  if (ts.isPropertyAccessExpression(inner) && ts.isIdentifier(inner.expression)) {
+  if (ts.isPropertyAccessExpression(inner)) {
+    if (!ts.isIdentifier(inner.expression)) return instanceHandler(src, inner);
     const binding = bindingOf(src, inner.expression.text);
-    if (!binding) return undefined;
-    const candidates = moduleCandidates(src.relPath, binding.specifier);
+    const candidates = binding && src.paths.candidates(src.relPath, binding.specifier);
+    if (!binding || !candidates) return undefined;
     const member = inner.name.text;
     if ('whole' in binding) return binding.whole === 'namespace' ? { candidates, exportName: member } : { candidates, exportName: 'default', property: member };
     return { candidates, exportName: binding.exportName, property: member };
   }
   return undefined;
+}
+
+/**
+ * `this.users.create` in a route class whose member holds an imported controller: `users = new
+ * UsersController()` (the class's `create`) or `users = usersController` (an imported instance).
+ */
+function instanceHandler(src: ParsedSource, access: ts.PropertyAccessExpression): HandlerImport | undefined {
+  const init = thisProperty(access.expression)?.init;
+  const held = init && unwrap(init);
+  const local = held && (ts.isNewExpression(held) ? held.expression : held);
+  if (!local || !ts.isIdentifier(local)) return undefined;
+  const binding = bindingOf(src, local.text);
+  const candidates = binding && src.paths.candidates(src.relPath, binding.specifier);
+  if (!binding || !candidates || !('exportName' in binding)) return undefined;
+  return { candidates, exportName: binding.exportName, property: access.name.text };
 }
 
 const isExported = (node: ts.Node) => hasModifier(node, ts.SyntaxKind.ExportKeyword);
@@ -108,16 +125,6 @@ function exportsTarget(node: ts.Expression): 'module' | string | undefined {
 /** A class declared in the file by name. */
 function classNamed(src: ParsedSource, name: string): ts.ClassDeclaration | undefined {
   return src.sf.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === name);
-}
-
-/** A class's method, or a property holding a function (`create = async (req, res) => …`). */
-function classMember(src: ParsedSource, cls: ts.ClassLikeDeclaration, property: string): FunctionLike | undefined {
-  for (const member of cls.members) {
-    if (!member.name || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) || member.name.text !== property) continue;
-    if (ts.isMethodDeclaration(member)) return member;
-    if (ts.isPropertyDeclaration(member) && member.initializer) return functionOf(src, member.initializer);
-  }
-  return undefined;
 }
 
 /**
@@ -148,7 +155,7 @@ function memberFunction(src: ParsedSource, node: ts.Expression, property: string
 }
 
 /** The function a module exports under `exportName` (`default` also being `module.exports`), or that export's `property`. */
-function exportedFunction(src: ParsedSource, exportName: string, property: string | undefined): FunctionLike | undefined {
+export function exportedFunction(src: ParsedSource, exportName: string, property: string | undefined): FunctionLike | undefined {
   const pick = (value: ts.Expression) => (property ? memberFunction(src, value, property) : functionOf(src, value));
   // `export { addOrderItems }` at the end of the file: the declaration of that local name.
   const pickDeclared = (local: string) => {
@@ -191,14 +198,19 @@ interface Located {
  * Gives each route whose handler another module exports the facts of that handler: body fields,
  * schema, signature check and its lines in its own file. A handler that cannot be found keeps
  * what the route's file said of it; `handlerImport` is dropped either way.
- * @example resolveImportedHandlers(endpoints, new Set(files), (rel) => readFileSync(join(root, rel), 'utf8'))
+ * @example resolveImportedHandlers(endpoints, new Set(files), (rel) => readFileSync(join(root, rel), 'utf8'), modulePaths)
  */
-export function resolveImportedHandlers(endpoints: readonly EndpointFinding[], files: ReadonlySet<string>, read: (relPath: string) => string): EndpointFinding[] {
+export function resolveImportedHandlers(
+  endpoints: readonly EndpointFinding[],
+  files: ReadonlySet<string>,
+  read: (relPath: string) => string,
+  paths: ModulePaths,
+): EndpointFinding[] {
   const parsed = new Map<string, ParsedSource | undefined>();
   const load = (relPath: string): ParsedSource | undefined => {
     if (!parsed.has(relPath)) {
       try {
-        parsed.set(relPath, parseSource(relPath, read(relPath)));
+        parsed.set(relPath, parseSource(relPath, read(relPath), paths));
       } catch {
         parsed.set(relPath, undefined);
       }
@@ -215,7 +227,8 @@ export function resolveImportedHandlers(endpoints: readonly EndpointFinding[], f
     // A barrel: `export { create } from './orders.js'`, `export * from './orders.js'`.
     for (const statement of src.sf.statements) {
       if (!ts.isExportDeclaration(statement) || !statement.moduleSpecifier || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
-      const next = moduleCandidates(src.relPath, statement.moduleSpecifier.text);
+      const next = src.paths.candidates(src.relPath, statement.moduleSpecifier.text);
+      if (!next) continue;
       if (!statement.exportClause && exportName !== 'default') {
         const found = find(next, exportName, property, depth + 1);
         if (found) return found;

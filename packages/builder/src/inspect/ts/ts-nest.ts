@@ -4,11 +4,12 @@
  * `@RabbitSubscribe`, `@Processor` for BullMQ).
  */
 import ts from 'typescript';
-import type { Broker, ConsumerFinding, EndpointFinding, MutatingMethod, SchedulerFinding } from '../types.js';
+import type { Broker, ConsumerFinding, EndpointFinding, SchedulerFinding } from '../types.js';
+import type { SpelledPath } from '../route-graph.js';
+import { NEST_ROUTE_DECORATORS, nestRoutes } from './ts-nest-paths.js';
+import { heritageFields } from './ts-nest-shapes.js';
 import { endpointFinding } from './ts-routes.js';
 import { decoratorsOf, literalText, nodeLocation, propertyValue, type ParsedSource } from './ts-source.js';
-
-const ROUTE_DECORATORS: Record<string, MutatingMethod> = { Post: 'POST', Put: 'PUT', Patch: 'PATCH', Delete: 'DELETE' };
 
 export interface NestFindings {
   endpoints: EndpointFinding[];
@@ -16,33 +17,46 @@ export interface NestFindings {
   consumers: ConsumerFinding[];
 }
 
-function joinRoute(prefix: string, path: string): string {
-  const joined = `/${[prefix, path].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
-  return joined;
+/**
+ * The route as this file alone spells it (the first path of an array), for the finding until the
+ * route graph gives the full paths (ts-nest-graph.ts); an imported constant is shown as written,
+ * between backticks, so that it can never pass for a path.
+ */
+function localRoute(controllerPath: SpelledPath | undefined, methodPath: SpelledPath | undefined): string {
+  const text = (path: SpelledPath | undefined): string => (path ?? []).map((part) => (typeof part === 'string' ? part : `\`${part.text}\``)).join('');
+  return `/${[text(controllerPath), text(methodPath)].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
 }
 
-function controllerPrefix(args: readonly ts.Expression[]): string {
-  const first = args[0];
-  return literalText(first) ?? literalText(propertyValue(first, 'path')) ?? '';
-}
-
-/** `@Body() dto: CreatePaymentDto` → bound name `dto`, type `CreatePaymentDto`; `@Body('amount')` → field. */
+/**
+ * `@Body() dto: CreatePaymentDto` → bound name `dto`, type `CreatePaymentDto`; `@Body('amount')` →
+ * field; `@Body() { couponId, priceId }: Dto` → the fields destructured (the handler reads those).
+ */
 function bodyParameters(method: ts.MethodDeclaration): { boundNames: string[]; bodyType?: string; fields: string[] } {
   const boundNames: string[] = [];
   const fields: string[] = [];
   let bodyType: string | undefined;
   for (const parameter of method.parameters) {
     const body = decoratorsOf(parameter).find((d) => d.name === 'Body');
-    if (!body || !ts.isIdentifier(parameter.name)) continue;
+    if (!body) continue;
     const field = literalText(body.args[0]);
     if (field) {
       fields.push(field);
       continue;
     }
-    boundNames.push(parameter.name.text);
-    if (parameter.type && ts.isTypeReferenceNode(parameter.type) && ts.isIdentifier(parameter.type.typeName)) {
-      bodyType = parameter.type.typeName.text;
+    const typeName = parameter.type && ts.isTypeReferenceNode(parameter.type) && ts.isIdentifier(parameter.type.typeName) ? parameter.type.typeName.text : undefined;
+    if (ts.isObjectBindingPattern(parameter.name)) {
+      // A `...rest` element takes the fields not named: the declared type says which they are.
+      const rest = parameter.name.elements.some((element) => element.dotDotDotToken);
+      for (const element of parameter.name.elements) {
+        const key = element.propertyName ?? element.name;
+        if (!element.dotDotDotToken && (ts.isIdentifier(key) || ts.isStringLiteral(key))) fields.push(key.text);
+      }
+      if (rest && typeName) bodyType = typeName;
+      continue;
     }
+    if (!ts.isIdentifier(parameter.name)) continue;
+    boundNames.push(parameter.name.text);
+    if (typeName) bodyType = typeName;
   }
   return { boundNames, fields, ...(bodyType ? { bodyType } : {}) };
 }
@@ -60,19 +74,20 @@ function scanClass(src: ParsedSource, node: ts.ClassDeclaration, broker: Broker,
   if (processor) {
     out.consumers.push({ broker: 'bullmq', channel: channelOf(processor.args), location: nodeLocation(src, processor.node), evidence: '@Processor' });
   }
+  // One endpoint per route decorator; its scope is the controller class, which `@Module` and
+  // `RouterModule` mounts reach. Paths, versions and prefixes are put together by the route graph.
+  for (const { decorator, member, method, fact } of controller ? nestRoutes(src, node) : []) {
+    const { boundNames, bodyType, fields } = bodyParameters(member);
+    const route = localRoute(fact.controllerPaths[0], fact.methodPaths[0]);
+    const name = ts.isIdentifier(member.name) ? member.name.text : undefined;
+    const finding = endpointFinding(src, { method, route, framework: 'nestjs', at: decorator.node, handler: member, name, boundNames, bodyType });
+    out.endpoints.push({ ...finding, bodyFields: [...new Set([...fields, ...finding.bodyFields])], ...(node.name ? { scope: `${src.relPath}#${node.name.text}` } : {}) });
+  }
   for (const member of node.members) {
     if (!ts.isMethodDeclaration(member)) continue;
     for (const decorator of decoratorsOf(member)) {
-      const method = ROUTE_DECORATORS[decorator.name];
-      if (method && controller) {
-        const { boundNames, bodyType, fields } = bodyParameters(member);
-        // URI versioning: `@Controller({ path, version: '1' })` or `@Version('2')` → `/v1/…` (Nest's default `v` prefix).
-        const version = literalText(decoratorsOf(member).find((d) => d.name === 'Version')?.args[0]) ?? literalText(propertyValue(controller.args[0], 'version'));
-        const route = joinRoute(version ? `v${version}/${controllerPrefix(controller.args)}` : controllerPrefix(controller.args), literalText(decorator.args[0]) ?? '');
-        const name = ts.isIdentifier(member.name) ? member.name.text : undefined;
-        const finding = endpointFinding(src, { method, route, framework: 'nestjs', at: decorator.node, handler: member, name, boundNames, bodyType });
-        out.endpoints.push({ ...finding, bodyFields: [...new Set([...fields, ...finding.bodyFields])] });
-      } else if (decorator.name === 'Cron' || decorator.name === 'Interval') {
+      if (NEST_ROUTE_DECORATORS[decorator.name] && controller) continue;
+      if (decorator.name === 'Cron' || decorator.name === 'Interval') {
         const schedule = literalText(decorator.args[0]) ?? decorator.args[decorator.args.length - 1]?.getText(src.sf);
         const handler = ts.isIdentifier(member.name) ? member.name.text : undefined;
         out.schedulers.push({ mechanism: `@${decorator.name}`, ...(schedule ? { schedule } : {}), location: nodeLocation(src, decorator.node), ...(handler ? { handler } : {}) });
@@ -110,7 +125,9 @@ export function declaredShapes(src: ParsedSource): Map<string, string[]> {
     if ((ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node)) && node.name) {
       const names = (node.members as ts.NodeArray<ts.ClassElement | ts.TypeElement>).flatMap((member) =>
         (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)) && member.name && ts.isIdentifier(member.name) ? [member.name.text] : []);
-      if (names.length > 0) shapes.set(node.name.text, names);
+      // Inherited fields (`extends Base`, `PartialType(X)`, `OmitType(X, [...])`) by name: the base may be in another file.
+      const all = [...heritageFields(node), ...names];
+      if (all.length > 0) shapes.set(node.name.text, all);
     }
     // Validation schemas: `const Order = z.object({ … })`, `Type.Object({ … })`, `Joi.object({ … })`, `yup.object({ … })`.
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {

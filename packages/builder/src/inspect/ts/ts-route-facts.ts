@@ -7,7 +7,12 @@
 import { posix } from 'node:path';
 import ts from 'typescript';
 import { declarationOf } from './ts-declarations.js';
-import { emptyRouteFacts, tsModuleCandidates, type ModuleRef, type RouteFacts } from '../route-graph.js';
+import { factoryAliases } from './ts-router-factories.js';
+import { declaredConstants, spellPath } from './ts-spelled-paths.js';
+import { staticString } from './ts-values.js';
+import { emptyRouteFacts, type ModuleRef, type PrefixSpec, type RouteFacts } from '../route-graph.js';
+import { emptyNestFacts } from './ts-nest-graph.js';
+import { collectNestFacts, nestGlobalPrefix, nestVersioning, routerModuleMounts } from './ts-nest-paths.js';
 import { hasModifier, literalText, nodeLocation, propertyValue, unwrap, type ParsedSource } from './ts-source.js';
 
 /** Calls and constructors that create an app or a router, whatever the variable is called. */
@@ -31,7 +36,7 @@ function chainRoot(node: ts.Expression): ts.Expression {
 }
 
 /** `express()`, `express.Router()`, `new Hono().basePath('/x')`, `Router().use(a)`: a factory somewhere down the chain. */
-function createsServer(node: ts.Expression): boolean {
+export function createsServer(node: ts.Expression): boolean {
   let current = unwrap(node);
   for (let i = 0; i < 32; i += 1) {
     if (ts.isNewExpression(current)) return SERVER_FACTORY.test(calleeText(current.expression));
@@ -109,16 +114,44 @@ function childRef(src: ParsedSource, node: ts.Expression, namespaces: Map<string
   if (ts.isIdentifier(inner)) return `${src.relPath}#${inner.text}`;
   if (ts.isPropertyAccessExpression(inner) && ts.isIdentifier(inner.expression)) {
     const ns = namespaces.get(inner.expression.text);
-    if (ns) return { modules: tsModuleCandidates(src.relPath, ns), name: inner.name.text };
+    const modules = ns === undefined ? undefined : src.paths.candidates(src.relPath, ns);
+    if (modules) return { modules, name: inner.name.text };
     return undefined;
   }
   if (ts.isCallExpression(inner) && calleeText(inner.expression) === 'require' && inner.arguments[0]) {
-    const spec = literalText(inner.arguments[0]);
-    return spec?.startsWith('.') ? { modules: tsModuleCandidates(src.relPath, spec), name: 'default' } : undefined;
+    return moduleDefault(src, literalText(inner.arguments[0]));
   }
+  // `app.use('/api', routes())`: the router the factory returns (factoryAliases in ts-router-factories.ts).
+  if (ts.isCallExpression(inner) && ts.isIdentifier(inner.expression)) return `${src.relPath}#${inner.expression.text}`;
   if (ts.isArrowFunction(inner) || ts.isFunctionExpression(inner)) return `${src.relPath}#${functionName(inner) ?? `@fn${inner.pos}`}`;
   return undefined;
 }
+
+/** Names that hold a path: `API_PREFIX`, `config.api.prefix`, `basePath`, `routesV1.root`. */
+const PATH_NAME = /prefix|path|base|root|route|url|version/i;
+
+/**
+ * A mount prefix spelled with a constant another module defines (`app.use(API_PREFIX, r)`,
+ * `app.use(config.api.prefix, routes())`), looked up once every file is known. Only a name that
+ * says it holds a path: `app.use(authMiddleware, router)` names middleware, not a prefix.
+ */
+function namedPrefix(src: ParsedSource, node: ts.Expression): PrefixSpec | undefined {
+  const spelled = spellPath(src, node);
+  const refs = spelled?.filter((part) => typeof part !== 'string') ?? [];
+  const named = refs.length > 0 && refs.every((ref) => typeof ref !== 'string' && PATH_NAME.test(ref.text.slice(ref.text.lastIndexOf('.') + 1)));
+  return spelled && named ? { spelled } : undefined;
+}
+
+/** A parameter typed as an app or router (`(app: Router) => …`). */
+const ROUTER_TYPE = /\b(Router|Express|Application|FastifyInstance|Hono)\b/;
+
+function routerParameter(id: ts.Identifier): boolean {
+  const owner = enclosingParamOwner(id);
+  const param = owner?.parameters.find((p) => ts.isIdentifier(p.name) && p.name.text === id.text);
+  return param?.type !== undefined && ROUTER_TYPE.test(param.type.getText());
+}
+
+const NEXT_CONFIG = /(^|\/)next\.config\.[cm]?[jt]s$/;
 
 export interface TsRouteFacts {
   readonly facts: RouteFacts;
@@ -131,15 +164,15 @@ export interface TsRouteFacts {
  * @example collectRouteFacts(parseSource('a.ts', "const r = Router(); app.use('/api', r)")).facts.mounts[0].prefix // '/api'
  */
 export function collectRouteFacts(src: ParsedSource): TsRouteFacts {
-  const facts = emptyRouteFacts();
+  const facts: RouteFacts = { ...emptyRouteFacts(), nest: emptyNestFacts() };
   const serverVars = new Set<string>();
   const namespaces = new Map<string, string>();
   const file = src.relPath;
   for (const statement of src.sf.statements) {
     if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
       const spec = statement.moduleSpecifier.text;
-      if (!spec.startsWith('.')) continue;
-      const modules = tsModuleCandidates(file, spec);
+      const modules = src.paths.candidates(file, spec);
+      if (!modules) continue;
       const clause = statement.importClause;
       if (clause?.name) facts.aliases.push([`${file}#${clause.name.text}`, { modules, name: 'default' }]);
       const bindings = clause?.namedBindings;
@@ -155,20 +188,26 @@ export function collectRouteFacts(src: ParsedSource): TsRouteFacts {
       const spec = statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
       for (const element of statement.exportClause.elements) {
         const local = (element.propertyName ?? element.name).text;
-        const target = spec ? (spec.startsWith('.') ? { modules: tsModuleCandidates(file, spec), name: local } : undefined) : `${file}#${local}`;
+        const modules = spec === undefined ? undefined : src.paths.candidates(file, spec);
+        const target = spec === undefined ? `${file}#${local}` : modules && { modules, name: local };
         if (target) facts.aliases.push([`${file}#${element.name.text}`, target]);
       }
     }
   }
   const visit = (node: ts.Node): void => {
+    // next.config.js `{ basePath: '/shop' }`: every page and route handler is served below it.
+    if (NEXT_CONFIG.test(file) && ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'basePath') {
+      const prefix = staticString(src, node.initializer);
+      if (prefix) facts.globalPrefixes.push({ framework: 'nextjs', prefix, location: nodeLocation(src, node) });
+    }
     if (ts.isVariableDeclaration(node) && node.initializer) {
       const init = unwrap(node.initializer);
       if (ts.isIdentifier(node.name) && createsServer(init)) serverVars.add(node.name.text);
       // const routes = require('./routes') / const { router } = require('./routes')
       if (ts.isCallExpression(init) && calleeText(init.expression) === 'require' && init.arguments[0]) {
         const spec = literalText(init.arguments[0]);
-        if (spec?.startsWith('.')) {
-          const modules = tsModuleCandidates(file, spec);
+        const modules = spec === undefined ? undefined : src.paths.candidates(file, spec);
+        if (modules) {
           if (ts.isIdentifier(node.name)) facts.aliases.push([`${file}#${node.name.text}`, { modules, name: 'default' }]);
           else if (ts.isObjectBindingPattern(node.name)) {
             for (const element of node.name.elements) {
@@ -184,9 +223,19 @@ export function collectRouteFacts(src: ParsedSource): TsRouteFacts {
       if (left === 'module.exports') facts.aliases.push([`${file}#default`, `${file}#${(unwrap(node.right) as ts.Identifier).text}`]);
     }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) collectCall(src, node, node.expression, facts, namespaces);
+    // `auth(app)`: a function given the router declares its routes on it (its parameter's node).
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text !== 'require') {
+      for (const arg of node.arguments) {
+        if (!ts.isIdentifier(arg) || !(serverVars.has(arg.text) || routerParameter(arg))) continue;
+        facts.mounts.push({ parent: nodeOf(src, arg), child: `${file}#${node.expression.text}`, prefix: '', location: nodeLocation(src, node) });
+      }
+    }
     ts.forEachChild(node, visit);
   };
   visit(src.sf);
+  collectNestFacts(src, facts);
+  facts.constants.push(...declaredConstants(src));
+  facts.aliases.push(...factoryAliases(src, serverVars));
   return { facts, serverVars };
 }
 
@@ -195,13 +244,23 @@ function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.Prop
   const args = node.arguments;
   const location = nodeLocation(src, callee.name);
   if (name === 'setGlobalPrefix' && args[0]) {
-    const prefix = literalText(args[0]);
+    const prefix = staticString(src, args[0]);
     if (prefix !== undefined) facts.globalPrefixes.push({ framework: 'nestjs', prefix, location });
+    // Its `exclude` list, and which app it is (a monorepo has one per app), for the Nest routes.
+    if (prefix !== undefined) facts.nest?.prefixes.push(nestGlobalPrefix(src, prefix, args[1], location));
+    return;
+  }
+  if (name === 'enableVersioning') {
+    facts.nest?.versionings.push(nestVersioning(src, args[0], location));
+    return;
+  }
+  if (name === 'register' && calleeText(callee.expression) === 'RouterModule') {
+    facts.mounts.push(...routerModuleMounts(src, args[0], location));
     return;
   }
   const parent = (): string => nodeOf(src, callee.expression);
   if (name === 'use' || name === 'register' || name === 'route' || name === 'mount') {
-    const first = args[0] ? literalText(args[0]) : undefined;
+    const first = staticString(src, args[0]);
     if (name === 'register' && args[0]) {
       const options = args[1] ? unwrap(args[1]) : undefined;
       const load = autoload(src, args[0], options);
@@ -209,7 +268,7 @@ function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.Prop
         facts.autoloads?.push({ parent: parent(), ...load, location });
         return;
       }
-      const prefix = options && ts.isObjectLiteralExpression(options) ? literalText(propertyValue(options, 'prefix')) ?? '' : '';
+      const prefix = options && ts.isObjectLiteralExpression(options) ? staticString(src, propertyValue(options, 'prefix')) ?? '' : '';
       const child = childRef(src, args[0], namespaces) ?? registerImport(src, args[0]);
       if (child) facts.mounts.push({ parent: parent(), child, prefix, location });
       return;
@@ -222,15 +281,17 @@ function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.Prop
       if (child) facts.mounts.push({ parent: parent(), child, prefix: row.prefix, location: nodeLocation(src, row.at) });
     }
     if (table.length > 0) return;
-    const children = first !== undefined ? args.slice(1) : args;
+    // `app.use(config.api.prefix, routes())`: a prefix another module spells, looked up later.
+    const named = first === undefined && args.length >= 2 && args[0] ? namedPrefix(src, args[0]) : undefined;
+    const children = first !== undefined || named ? args.slice(1) : args;
     for (const arg of children) {
       const child = childRef(src, arg, namespaces);
-      if (child) facts.mounts.push({ parent: parent(), child, prefix: first ?? '', location });
+      if (child) facts.mounts.push({ parent: parent(), child, prefix: first ?? named ?? '', location });
     }
     return;
   }
   if (name === 'basePath' && args[0]) {
-    const prefix = literalText(args[0]);
+    const prefix = staticString(src, args[0]);
     const holder = nodeOf(src, node);
     if (prefix !== undefined) facts.mounts.push({ parent: `${holder}@base`, child: holder, prefix, location });
   }
@@ -310,8 +371,13 @@ function autoload(src: ParsedSource, plugin: ts.Expression, options: ts.Expressi
 function registerImport(src: ParsedSource, node: ts.Expression): ModuleRef | undefined {
   const inner = unwrap(node);
   if (ts.isCallExpression(inner) && inner.expression.kind === ts.SyntaxKind.ImportKeyword && inner.arguments[0]) {
-    const spec = literalText(inner.arguments[0]);
-    return spec?.startsWith('.') ? { modules: tsModuleCandidates(src.relPath, spec), name: 'default' } : undefined;
+    return moduleDefault(src, literalText(inner.arguments[0]));
   }
   return undefined;
+}
+
+/** The default export of the module a literal specifier names, when it is in the project. */
+function moduleDefault(src: ParsedSource, spec: string | undefined): ModuleRef | undefined {
+  const modules = spec === undefined ? undefined : src.paths.candidates(src.relPath, spec);
+  return modules && { modules, name: 'default' };
 }

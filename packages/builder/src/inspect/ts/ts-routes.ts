@@ -5,11 +5,15 @@
  */
 import ts from 'typescript';
 import type { EndpointFinding, Framework, MutatingMethod } from '../types.js';
+import { WEBHOOK_PATH } from '../route-graph.js';
+import { thisMethod, thisProperty } from './ts-class-members.js';
 import { functionOf } from './ts-declarations.js';
 import { callsWebhookVerifier, handlerFacts } from './ts-handler-facts.js';
 import { importedHandler } from './ts-imported-handlers.js';
+import { createsServer } from './ts-route-facts.js';
+import { staticString } from './ts-values.js';
 import {
-  hasModifier, isFunctionLike, literalText, nodeLocation, propertyValue, rootName, unwrap,
+  hasModifier, isFunctionLike, literalText, nodeLocation, propertyValue, rootName, unbound, unwrap,
   type FunctionLike, type ParsedSource,
 } from './ts-source.js';
 
@@ -18,7 +22,6 @@ const METHODS: Record<string, MutatingMethod> = { post: 'POST', put: 'PUT', patc
 const CLIENT_NAMES = /^(axios|got|ky|superagent|request|supertest|agent|fetch|http|https|client|httpClient|api|\$http|undici|needle)$/i;
 const SERVER_NAME = /(^(app|server|router|routes|fastify|api|instance|r|v\d+)$)|(router|app|server|routes)$/i;
 const HTTP_MODULES: Array<[RegExp, Framework]> = [[/^fastify/, 'fastify'], [/^(hono|@hono\/)/, 'hono'], [/^express/, 'express']];
-const WEBHOOK_ROUTE = /webhook|\bipn\b|(stripe|adyen|paypal)[^/]*\/.*(notification|callback|event)/i;
 
 /**
  * The framework a file's routes belong to: its own imports first, then the project's.
@@ -53,7 +56,10 @@ function rootIdentifier(node: ts.Expression): ts.Identifier | undefined {
 
 function isServerReceiver(receiver: ts.Expression, serverVars: ReadonlySet<string> = new Set()): boolean {
   const inner = unwrap(receiver);
-  if (ts.isCallExpression(inner)) return false;
+  if (ts.isCallExpression(inner)) return chainsOnServer(inner, serverVars);
+  // A route class's member (`router = Router()`, `router: Router` set in the constructor).
+  const member = thisProperty(inner);
+  if (member) return (member.init !== undefined && createsServer(member.init)) || (member.type !== undefined && SERVER_TYPE.test(member.type.getText()));
   const root = rootName(inner) ?? (inner.kind === ts.SyntaxKind.ThisKeyword ? 'this' : undefined);
   // Where the receiver comes from (`const payments = Router()`) decides before its name does.
   if (root && ts.isIdentifier(inner) && serverVars.has(root)) return true;
@@ -62,6 +68,21 @@ function isServerReceiver(receiver: ts.Expression, serverVars: ReadonlySet<strin
   if (!root || CLIENT_NAMES.test(root)) return false;
   const last = ts.isPropertyAccessExpression(inner) ? inner.name.text : root;
   return !CLIENT_NAMES.test(last) && (SERVER_NAME.test(last) || SERVER_NAME.test(root));
+}
+
+/** Calls that return the app or router they are made on, so further routes chain on it (Hono, Express). */
+const CHAINABLE = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'on', 'use', 'route', 'basePath', 'options', 'head']);
+const MAX_CHAIN = 64;
+
+/** `new Hono().get('/', h).post(…)` or `app.post('/a', h).post('/b', h)`: a chain of route calls on a server. */
+function chainsOnServer(call: ts.CallExpression, serverVars: ReadonlySet<string>): boolean {
+  if (createsServer(call)) return true;
+  let current: ts.Expression = call;
+  for (let i = 0; i < MAX_CHAIN && ts.isCallExpression(current); i += 1) {
+    if (!ts.isPropertyAccessExpression(current.expression) || !CHAINABLE.has(current.expression.name.text)) return false;
+    current = unwrap(current.expression.expression);
+  }
+  return !ts.isCallExpression(current) && isServerReceiver(current, serverVars);
 }
 
 function isHandlerArg(node: ts.Expression): boolean {
@@ -73,12 +94,14 @@ function isHandlerArg(node: ts.Expression): boolean {
 /** Resolves a handler argument to a function node in the same file, when it is one. */
 function resolveHandler(src: ParsedSource, node: ts.Expression | undefined): FunctionLike | undefined {
   if (!node) return undefined;
-  const inner = unwrap(node);
+  const inner = unbound(node);
   if (isFunctionLike(inner)) return inner;
   if (ts.isObjectLiteralExpression(inner)) return resolveHandler(src, propertyValue(inner, 'handler'));
   if (ts.isCallExpression(inner)) return resolveHandler(src, inner.arguments[inner.arguments.length - 1]);
   // A name declared in this file, also through a wrapper (`const pay = asyncHandler(async (req, res) => …)`).
-  return ts.isIdentifier(inner) ? functionOf(src, inner) : undefined;
+  if (ts.isIdentifier(inner)) return functionOf(src, inner);
+  // A method of the route class itself: `this.createPost`.
+  return thisMethod(src, inner);
 }
 
 function handlerName(node: ts.Expression | undefined, fn: FunctionLike | undefined): string | undefined {
@@ -112,7 +135,7 @@ export function endpointFinding(src: ParsedSource, spec: {
     bodyFields: facts?.bodyFields ?? [],
     ...(bodyType ? { bodyType } : {}),
     // Signature verification anywhere on the route's path (its middleware too) marks a webhook.
-    webhook: WEBHOOK_ROUTE.test(spec.route) || (facts?.verifiesSignature ?? false) || (spec.verifiedBy ?? []).some((fn) => callsWebhookVerifier(fn)),
+    webhook: WEBHOOK_PATH.test(spec.route) || (facts?.verifiesSignature ?? false) || (spec.verifiedBy ?? []).some((fn) => callsWebhookVerifier(fn)),
     ...(facts ? { span: facts.span } : {}),
     ...(handlerImport ? { handlerImport } : {}),
   };
@@ -139,6 +162,22 @@ function methodsOf(node: ts.Expression | undefined): MutatingMethod[] {
   return [];
 }
 
+/** Middleware that validates the body against a named class or schema: `validate(CreateUserDto)`, `validateBody(orderSchema)`. */
+const VALIDATING_MIDDLEWARE = /valid|schema|body|dto/i;
+
+function middlewareSchema(middleware: readonly ts.Expression[]): string | undefined {
+  for (const arg of middleware) {
+    const inner = unwrap(arg);
+    if (!ts.isCallExpression(inner) || !VALIDATING_MIDDLEWARE.test(calleeName(inner.expression))) continue;
+    const [first] = inner.arguments;
+    if (first && ts.isIdentifier(unwrap(first))) return (unwrap(first) as ts.Identifier).text;
+  }
+  return undefined;
+}
+
+const calleeName = (callee: ts.Expression): string =>
+  ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : '';
+
 /**
  * Routes declared by one call expression, or none.
  * @example routeCallEndpoints(src, parse("app.post('/payments', pay)"), 'express') // [{ method: 'POST', route: '/payments', ... }]
@@ -154,19 +193,19 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
   // router.route('/x').get(h).post(handler) — Express's chained form.
   const chained = routeChainRoot(receiver);
   if (METHODS[name] && chained && isServerReceiver(chained.expression.expression, serverVars)) {
-    const route = literalText(chained.arguments[0]);
+    const route = staticString(src, chained.arguments[0]);
     const handler = resolveHandler(src, last);
     return route === undefined ? [] : [endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler), ...(last ? { handlerNode: last } : {}) })];
   }
   if (!isServerReceiver(receiver, serverVars)) return [];
   if (METHODS[name] && args.length >= 2) {
-    const route = literalText(args[0]);
+    const route = staticString(src, args[0]);
     if (route === undefined || !(route.startsWith('/') || route === '*') || !last || !isHandlerArg(last)) return [];
     const handler = resolveHandler(src, last);
     // Fastify route options: `{ schema: { body: OrderSchema } }` names the body's shape.
     const options = args.slice(1, -1).map((arg) => unwrap(arg)).find((arg) => ts.isObjectLiteralExpression(arg));
     const schemaBody = options ? unwrap(propertyValue(propertyValue(options, 'schema') ? unwrap(propertyValue(options, 'schema') as ts.Expression) : undefined, 'body') ?? options) : undefined;
-    const schemaType = schemaBody && schemaBody !== options && ts.isIdentifier(schemaBody) ? schemaBody.text : undefined;
+    const schemaType = schemaBody && schemaBody !== options && ts.isIdentifier(schemaBody) ? schemaBody.text : middlewareSchema(args.slice(1, -1));
     const schemaProps = schemaBody && schemaBody !== options && ts.isObjectLiteralExpression(schemaBody) ? propertyValue(schemaBody, 'properties') : undefined;
     const inlineFields = schemaProps && ts.isObjectLiteralExpression(schemaProps)
       ? schemaProps.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [])) : [];
@@ -181,14 +220,14 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
   }
   if (name === 'route' && args.length === 1 && ts.isObjectLiteralExpression(unwrap(args[0] as ts.Expression))) {
     const options = args[0];
-    const route = literalText(propertyValue(options, 'url') ?? propertyValue(options, 'path'));
+    const route = staticString(src, propertyValue(options, 'url') ?? propertyValue(options, 'path'));
     const handlerNode = propertyValue(options, 'handler');
     const handler = resolveHandler(src, handlerNode);
     return route === undefined ? [] : methodsOf(propertyValue(options, 'method')).map((method) =>
       endpointFinding(src, { method, route, framework, at, handler, name: handlerName(handlerNode, handler), ...(handlerNode ? { handlerNode } : {}) }));
   }
   if (name === 'on' && args.length >= 3) {
-    const route = literalText(args[1]);
+    const route = staticString(src, args[1]);
     const handler = resolveHandler(src, last);
     return route === undefined ? [] : methodsOf(args[0]).map((method) =>
       endpointFinding(src, { method, route, framework, at, handler, name: handlerName(last, handler), ...(last ? { handlerNode: last } : {}) }));
@@ -223,24 +262,43 @@ export function nextRouteEndpoints(src: ParsedSource): EndpointFinding[] {
   const medusa = next ? null : MEDUSA_ROUTE_FILE.exec(src.relPath);
   const match = next ?? (medusa && MEDUSA_IMPORT.test(src.sf.text) ? medusa : null);
   if (!match) return [];
+  // A folder named `_x` is private: Next.js routes nothing below it.
+  if (next && (match[1] ?? '').split('/').some((part) => part.startsWith('_'))) return [];
   const framework = next ? 'nextjs' : 'express';
   const route = nextRoute(match[1] ?? '');
   const out: EndpointFinding[] = [];
+  const verb = (name: string): MutatingMethod | undefined => (name === name.toUpperCase() ? METHODS[name.toLowerCase()] : undefined);
+  const add = (method: MutatingMethod, name: string, at: ts.Node, value: ts.Expression | undefined, handler = value && resolveHandler(src, value)) => {
+    // `export const POST = handle(app)`: Hono's Next.js adapter serves the Hono app's routes, reported from the app itself.
+    if (value && servesHonoApp(src, value)) return;
+    out.push(endpointFinding(src, { method, route, framework, at, handler, name, ...(value && !handler ? { handlerNode: value } : {}) }));
+  };
   for (const statement of src.sf.statements) {
-    if (!isExported(statement)) continue;
-    if (ts.isFunctionDeclaration(statement) && statement.name && METHODS[statement.name.text.toLowerCase()] && statement.name.text === statement.name.text.toUpperCase()) {
-      const method = METHODS[statement.name.text.toLowerCase()] as MutatingMethod;
-      out.push(endpointFinding(src, { method, route, framework, at: statement, handler: statement, name: statement.name.text }));
+    // `export { handler as POST, handler as PUT }`: one function serving several methods.
+    if (ts.isExportDeclaration(statement) && !statement.moduleSpecifier && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      for (const element of statement.exportClause.elements) {
+        const method = verb(element.name.text);
+        if (method) add(method, element.name.text, element, element.propertyName ?? element.name);
+      }
     }
+    if (!isExported(statement)) continue;
+    const declared = ts.isFunctionDeclaration(statement) && statement.name ? verb(statement.name.text) : undefined;
+    if (declared && ts.isFunctionDeclaration(statement)) add(declared, statement.name?.text ?? '', statement, undefined, statement);
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
         const name = ts.isIdentifier(declaration.name) ? declaration.name.text : '';
-        const init = declaration.initializer ? unwrap(declaration.initializer) : undefined;
-        if (!METHODS[name.toLowerCase()] || name !== name.toUpperCase()) continue;
-        const handler = init && isFunctionLike(init) ? init : undefined;
-        out.push(endpointFinding(src, { method: METHODS[name.toLowerCase()] as MutatingMethod, route, framework, at: declaration, handler, name }));
+        const method = verb(name);
+        // `export const POST = withAuth(async (req) => …)`: the wrapped function is the handler.
+        if (method) add(method, name, declaration, declaration.initializer);
       }
     }
   }
   return out;
+}
+
+/** `handle(app)` imported from `hono/vercel` or `hono/nextjs`. */
+function servesHonoApp(src: ParsedSource, value: ts.Expression): boolean {
+  const inner = unwrap(value);
+  if (!ts.isCallExpression(inner) || !ts.isIdentifier(inner.expression)) return false;
+  return /^hono\/(vercel|nextjs)$/.test(src.bindings.get(inner.expression.text) ?? '');
 }

@@ -3,6 +3,7 @@
  * bindings, call-chain text, literals and `path:line` of nodes.
  */
 import ts from 'typescript';
+import { RELATIVE_ONLY, type ModulePaths } from '../module-paths.js';
 
 /** A parsed file plus what its imports bind, so scanners can tell `express` from `axios`. */
 export interface ParsedSource {
@@ -12,6 +13,8 @@ export interface ParsedSource {
   readonly modules: ReadonlySet<string>;
   /** Local binding name → module it came from (`Pool` → `pg`, `amqp` → `amqplib`). */
   readonly bindings: ReadonlyMap<string, string>;
+  /** Files an import of this file may name: relative, or through the project's path mappings. */
+  readonly paths: ModulePaths;
 }
 
 function scriptKind(relPath: string): ts.ScriptKind {
@@ -39,7 +42,7 @@ function recordRequire(node: ts.VariableDeclaration, modules: Set<string>, bindi
  * Parses TS/JS text (the file is never type-checked, so it need not compile).
  * @example const src = parseSource('src/app.ts', "import express from 'express'"); src.modules.has('express') // true
  */
-export function parseSource(relPath: string, text: string): ParsedSource {
+export function parseSource(relPath: string, text: string, paths: ModulePaths = RELATIVE_ONLY): ParsedSource {
   // JSDoc is never read by a scanner; not parsing it saves about a sixth of the parse on documented code.
   const sf = ts.createSourceFile(relPath, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true, scriptKind(relPath));
   const modules = new Set<string>();
@@ -58,7 +61,7 @@ export function parseSource(relPath: string, text: string): ParsedSource {
       for (const declaration of statement.declarationList.declarations) recordRequire(declaration, modules, bindings);
     }
   }
-  return { sf, relPath, modules, bindings };
+  return { sf, relPath, modules, bindings, paths };
 }
 
 /**
@@ -83,6 +86,16 @@ export function nodeLine(src: ParsedSource, node: ts.Node): number {
  */
 export function nodeEndLine(src: ParsedSource, node: ts.Node): number {
   return src.sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
+}
+
+/**
+ * A handler argument without its `.bind(this)`: `this.create.bind(this)` runs `this.create`.
+ * @example unbound(parse('this.create.bind(this)')) // the `this.create` node
+ */
+export function unbound(node: ts.Expression): ts.Expression {
+  const inner = unwrap(node);
+  const bind = ts.isCallExpression(inner) && ts.isPropertyAccessExpression(inner.expression) && inner.expression.name.text === 'bind';
+  return bind ? unwrap((inner.expression as ts.PropertyAccessExpression).expression) : inner;
 }
 
 /**

@@ -4,6 +4,7 @@
  * options object, a headers object, a URL or a key passed by variable is followed the same way.
  */
 import ts from 'typescript';
+import { thisProperty } from './ts-class-members.js';
 import { propertyValue, unwrap, type ParsedSource } from './ts-source.js';
 
 /** The last `const|let|var name = value` among a block's own statements before `before`. */
@@ -119,4 +120,39 @@ export function assignedHeader(src: ParsedSource, node: ts.Node, name: string): 
 export function urlText(src: ParsedSource, arg: ts.Expression | undefined): string {
   if (!arg) return '';
   return valueOf(src, arg).getText(src.sf);
+}
+
+/** How many names a spelled-out string is followed through (`PREFIX` → `BASE + '/v1'` → …). */
+const MAX_STRING_HOPS = 4;
+
+/**
+ * The string an expression spells within its file: a literal; a template or `+` whose parts all
+ * spell one; a name declared with one; a route class's member (`${this.path}/:id` with
+ * `path = '/users'`). Undefined as soon as one part is not written down (a parameter, a config read).
+ * @example staticString(src, parse('`${this.path}/:id`')) // '/users/:id'
+ */
+export function staticString(src: ParsedSource, node: ts.Expression | undefined, depth = 0): string | undefined {
+  if (!node || depth > MAX_STRING_HOPS) return undefined;
+  const inner = unwrap(node);
+  if (ts.isStringLiteral(inner) || ts.isNoSubstitutionTemplateLiteral(inner)) return inner.text;
+  if (ts.isTemplateExpression(inner)) {
+    let text = inner.head.text;
+    for (const span of inner.templateSpans) {
+      const part = staticString(src, span.expression, depth + 1);
+      if (part === undefined) return undefined;
+      text += part + span.literal.text;
+    }
+    return text;
+  }
+  if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = staticString(src, inner.left, depth + 1);
+    const right = left === undefined ? undefined : staticString(src, inner.right, depth + 1);
+    return left === undefined || right === undefined ? undefined : left + right;
+  }
+  if (ts.isIdentifier(inner)) {
+    const value = valueOf(src, inner);
+    return value === inner ? undefined : staticString(src, value, depth + 1);
+  }
+  const member = thisProperty(inner);
+  return member?.init ? staticString(src, member.init, depth + 1) : undefined;
 }

@@ -1,0 +1,183 @@
+/**
+ * Where a non-relative import points inside the project: TypeScript's `paths` and `baseUrl`
+ * (tsconfig.json or jsconfig.json, along local `extends`) and Node's subpath imports
+ * (`"imports": { "#controllers/*": "./src/controllers/*.js" }` in package.json). With these a
+ * route file's `import { create } from '@/controllers/orders'` reaches the controller as a
+ * relative import does. A specifier no mapping covers is a package: no candidates.
+ *
+ * Each file takes the configuration of its nearest folder that has one, as the compiler and Node
+ * do for a project per folder. A mapped specifier's candidates are only the files the walk found,
+ * so a mapping to something outside the repository, or a package name under a `baseUrl`, resolves
+ * to nothing rather than to a guess.
+ */
+import { posix } from 'node:path';
+import { parseJsonc } from './language-level.js';
+import { tsModuleCandidates } from './route-graph.js';
+
+/** One `paths` entry or subpath import: `prefix*suffix` (or an exact key) → targets, folder-relative. */
+interface Mapping {
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly wildcard: boolean;
+  /** Repository-relative targets, `*` standing for the matched part. */
+  readonly targets: readonly string[];
+}
+
+interface FolderConfig {
+  readonly mappings: readonly Mapping[];
+  /** A tsconfig `baseUrl`: non-relative specifiers are also looked up under it. */
+  readonly baseUrl?: string;
+}
+
+export interface ModulePaths {
+  /**
+   * Candidate files for a specifier imported by `fromFile`; undefined for a package.
+   * @example modulePaths.candidates('src/routes/orders.ts', '@/controllers/orders') // ['src/controllers/orders.ts']
+   */
+  candidates(fromFile: string, specifier: string): string[] | undefined;
+}
+
+/** A configuration file the walk found. */
+export interface ConfigFile {
+  readonly relPath: string;
+  readonly text: string;
+}
+
+const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
+const MAX_EXTENDS = 5;
+
+function mappingOf(key: string, targets: readonly string[], base: string): Mapping | undefined {
+  const star = key.indexOf('*');
+  if (star !== key.lastIndexOf('*')) return undefined;
+  const resolved = targets.map((target) => posix.normalize(posix.join(base, target)));
+  if (star < 0) return { prefix: key, suffix: '', wildcard: false, targets: resolved };
+  return { prefix: key.slice(0, star), suffix: key.slice(star + 1), wildcard: true, targets: resolved };
+}
+
+type CompilerOptions = { baseUrl?: unknown; paths?: unknown };
+
+/** `baseUrl` and `paths` of a tsconfig along its local `extends`, each relative to the file that set it. */
+function compilerPaths(relPath: string, read: (relPath: string) => string | undefined, depth = 0): FolderConfig {
+  const text = read(relPath);
+  const config = text === undefined ? undefined : parseJsonc(text) as { extends?: unknown; compilerOptions?: CompilerOptions } | undefined;
+  if (!config) return { mappings: [] };
+  const dir = posix.dirname(relPath);
+  const parents = (typeof config.extends === 'string' ? [config.extends] : Array.isArray(config.extends) ? config.extends : [])
+    .filter((p): p is string => typeof p === 'string' && p.startsWith('.'));
+  let inherited: FolderConfig = { mappings: [] };
+  if (depth < MAX_EXTENDS) {
+    for (const parent of parents) {
+      const file = posix.normalize(posix.join(dir, parent.endsWith('.json') ? parent : `${parent}.json`));
+      const base = compilerPaths(file, read, depth + 1);
+      inherited = { mappings: base.mappings.length > 0 ? base.mappings : inherited.mappings, baseUrl: base.baseUrl ?? inherited.baseUrl };
+    }
+  }
+  const options = config.compilerOptions ?? {};
+  const baseUrl = typeof options.baseUrl === 'string' ? posix.normalize(posix.join(dir, options.baseUrl)) : inherited.baseUrl;
+  if (!options.paths || typeof options.paths !== 'object') return { mappings: inherited.mappings, baseUrl };
+  // `paths` replaces an inherited `paths` whole, and its targets are relative to baseUrl when one is set.
+  const pathsBase = baseUrl ?? dir;
+  const mappings = Object.entries(options.paths as Record<string, unknown>).flatMap(([key, value]) => {
+    const targets = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    const mapping = mappingOf(key, targets, pathsBase);
+    return mapping ? [mapping] : [];
+  });
+  return { mappings, baseUrl };
+}
+
+/** The first string target of a subpath import (a string, or conditions such as `{ types, import, default }`). */
+function importTarget(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const conditions = value as Record<string, unknown>;
+    for (const name of ['import', 'require', 'node', 'default', ...Object.keys(conditions)]) {
+      const target = importTarget(conditions[name]);
+      if (target) return target;
+    }
+  }
+  return undefined;
+}
+
+function subpathImports(relPath: string, text: string): Mapping[] {
+  const manifest = parseJsonc(text) as { imports?: unknown } | undefined;
+  if (!manifest?.imports || typeof manifest.imports !== 'object') return [];
+  const dir = posix.dirname(relPath);
+  return Object.entries(manifest.imports as Record<string, unknown>).flatMap(([key, value]) => {
+    const target = importTarget(value);
+    const mapping = key.startsWith('#') && target?.startsWith('./') ? mappingOf(key, [target], dir) : undefined;
+    return mapping ? [mapping] : [];
+  });
+}
+
+/** The best match as TypeScript picks it: an exact key first, then the longest prefix. */
+function match(mappings: readonly Mapping[], specifier: string): string[] | undefined {
+  let best: { mapping: Mapping; middle: string } | undefined;
+  for (const mapping of mappings) {
+    if (!mapping.wildcard) {
+      if (mapping.prefix === specifier) return [...mapping.targets];
+      continue;
+    }
+    const fits = specifier.length >= mapping.prefix.length + mapping.suffix.length
+      && specifier.startsWith(mapping.prefix) && specifier.endsWith(mapping.suffix);
+    if (fits && (!best || mapping.prefix.length > best.mapping.prefix.length)) {
+      best = { mapping, middle: specifier.slice(mapping.prefix.length, specifier.length - mapping.suffix.length) };
+    }
+  }
+  return best?.mapping.targets.map((target) => target.replace('*', best.middle));
+}
+
+function nearest<T>(byDir: ReadonlyMap<string, T>, fromFile: string): T | undefined {
+  for (let dir = posix.dirname(fromFile); ; dir = posix.dirname(dir)) {
+    const found = byDir.get(dir);
+    if (found) return found;
+    if (dir === '.' || dir === '/' || dir === '') return undefined;
+  }
+}
+
+
+/**
+ * The project's module mappings, from the tsconfig/jsconfig and package.json files the walk found.
+ * @example modulePathsOf([{ relPath: 'tsconfig.json', text: '{"compilerOptions":{"paths":{"@/*":["./src/*"]}}}' }], new Set(['src/controllers/orders.ts']), () => undefined)
+ *   .candidates('src/routes/a.ts', '@/controllers/orders') // ['src/controllers/orders.ts']
+ */
+export function modulePathsOf(configs: readonly ConfigFile[], files: ReadonlySet<string>, read: (relPath: string) => string | undefined): ModulePaths {
+  const texts = new Map(configs.map((c) => [c.relPath, c.text]));
+  const readAny = (relPath: string) => texts.get(relPath) ?? read(relPath);
+  const compiler = new Map<string, FolderConfig>();
+  const packages = new Map<string, readonly Mapping[]>();
+  // Repository-relative module paths → the project's files among their candidates (`.js` written for `.ts`, `index` files).
+  const expand = (paths: readonly string[]): string[] | undefined => {
+    const found = paths.flatMap((path) => tsModuleCandidates('./_', `./${path}`)).filter((candidate) => files.has(candidate));
+    return found.length > 0 ? found : undefined;
+  };
+  for (const config of configs) {
+    const name = posix.basename(config.relPath);
+    const dir = posix.dirname(config.relPath);
+    // A folder with both files is compiled by its tsconfig.json.
+    if (CONFIG_NAMES.has(name) && !(name === 'jsconfig.json' && texts.has(posix.join(dir, 'tsconfig.json')))) {
+      compiler.set(dir, compilerPaths(config.relPath, readAny));
+    }
+    if (name === 'package.json') packages.set(dir, subpathImports(config.relPath, config.text));
+  }
+  return {
+    candidates(fromFile, specifier) {
+      if (specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..') return tsModuleCandidates(fromFile, specifier);
+      if (specifier.startsWith('#')) {
+        const targets = match(nearest(packages, fromFile) ?? [], specifier);
+        return targets && expand(targets);
+      }
+      const folder = nearest(compiler, fromFile);
+      if (!folder) return undefined;
+      // As the compiler does: a mapping that reaches no file falls through to baseUrl.
+      const targets = match(folder.mappings, specifier);
+      const mapped = targets && expand(targets);
+      if (mapped) return mapped;
+      return folder.baseUrl !== undefined ? expand([posix.join(folder.baseUrl, specifier)]) : undefined;
+    },
+  };
+}
+
+/** Relative specifiers only: what a file is resolved with when the project's configuration is not known. */
+export const RELATIVE_ONLY: ModulePaths = {
+  candidates: (fromFile, specifier) => (specifier.startsWith('.') ? tsModuleCandidates(fromFile, specifier) : undefined),
+};

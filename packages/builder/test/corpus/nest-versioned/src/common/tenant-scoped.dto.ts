@@ -1,0 +1,4 @@
+// Every write names the hotel group it belongs to.
+export class TenantScopedDto {
+  tenantId!: string;
+}
