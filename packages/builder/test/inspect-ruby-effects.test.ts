@@ -40,6 +40,15 @@ describe('Stripe in Ruby (D8)', () => {
     expect(calls[2]?.keyVerdict?.verdict).toBe('sound');
   });
 
+  it('keyword-style parameters are braced into the params hash the options hash follows (a hash after keywords does not parse)', () => {
+    const text = "class Pay\n  def call(order)\n    Stripe::Charge.create(amount: order.total, currency: 'usd')\n  end\nend\n";
+    const [call] = scanRuby('app/services/pay.rb', text).findings.paymentCalls;
+    expect(call?.fix).toMatchObject({
+      location: 'app/services/pay.rb:3',
+      text: "{ amount: order.total, currency: 'usd' }, { idempotency_key: {{KEY}} }",
+    });
+  });
+
   it('`.v1.payment_intents.create` in a file that never mentions Stripe is no Stripe call', () => {
     expect(scanRuby('app/models/api.rb', 'api.v1.payment_intents.create(x)\n').findings.paymentCalls).toEqual([]);
   });

@@ -177,7 +177,14 @@ function paymentFinding(relPath: string, text: string, rule: PaymentRule, match:
 
 function missingKeyFix(relPath: string, text: string, rule: PaymentRule, open: number, call: string): PaymentCallFinding['fix'] {
   if (!rule.fix || rule.statement || !call.endsWith(')')) return undefined;
-  if ('argument' in rule.fix) return appendArgument(relPath, text, open + call.length - 1, rule.fix.argument);
+  if ('argument' in rule.fix) {
+    // Ruby keyword-style parameters (`create(amount: 1, currency: 'usd')`) take no hash after them:
+    // they are braced into the params hash the options hash then follows.
+    const paren = call.indexOf('(');
+    const inner = call.slice(paren + 1, -1);
+    if (relPath.endsWith('.rb') && /^\s*\w+:\s/.test(inner)) return fixSiteAt(relPath, text, open + paren + 1, inner.length, `{ ${inner.trim()} }, ${rule.fix.argument}`);
+    return appendArgument(relPath, text, open + call.length - 1, rule.fix.argument);
+  }
   const brace = /^\(\s*\{/.exec(call);
   if (!brace || rule.fix.unless?.test(call)) return undefined;
   return addEntry(relPath, text, open + brace[0].length - 1, rule.fix.entry);

@@ -127,3 +127,41 @@ export function validatedSchemaOf(handler: FunctionLike): string | undefined {
   if (handler.body) visit(handler.body);
   return found;
 }
+
+/**
+ * The first object-literal argument of a schema builder anywhere in a chain (`z.object({…}).strict()`,
+ * Joi's `object().keys({…})`), as keys.
+ * @example schemaKeys(parse('z.object({ sku: z.string() })')) // ['sku']
+ */
+export function schemaKeys(node: ts.Expression): string[] {
+  let current: ts.Expression = node;
+  for (let i = 0; i < 8; i += 1) {
+    if (!ts.isCallExpression(current)) return [];
+    const callee = current.expression;
+    const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
+    const arg = current.arguments[0];
+    if (/^(object|Object|shape|strictObject|looseObject|keys)$/.test(name) && arg && ts.isObjectLiteralExpression(arg)) {
+      return arg.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : []));
+    }
+    if (!ts.isPropertyAccessExpression(callee)) return [];
+    current = callee.expression;
+  }
+  return [];
+}
+
+/**
+ * The body keys of a request schema that validates several parts (`{ body: Joi.object().keys({…}),
+ * params: … }`, celebrate's `{ [Segments.BODY]: … }`).
+ * @example requestBodyKeys(parse('{ body: Joi.object().keys({ email: Joi.string() }) }')) // ['email']
+ */
+export function requestBodyKeys(node: ts.Expression): string[] {
+  const inner = unwrap(node);
+  if (!ts.isObjectLiteralExpression(inner)) return [];
+  for (const property of inner.properties) {
+    if (!ts.isPropertyAssignment(property)) continue;
+    const name = property.name;
+    const key = ts.isComputedPropertyName(name) ? name.expression.getText() : ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : '';
+    if (/^(body|Segments\.BODY)$/.test(key)) return schemaKeys(unwrap(property.initializer));
+  }
+  return [];
+}

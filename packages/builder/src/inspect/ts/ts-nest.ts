@@ -7,6 +7,7 @@ import ts from 'typescript';
 import type { Broker, ConsumerFinding, EndpointFinding, SchedulerFinding } from '../types.js';
 import type { SpelledPath } from '../route-graph.js';
 import { NEST_ROUTE_DECORATORS, nestRoutes } from './ts-nest-paths.js';
+import { requestBodyKeys, schemaKeys } from './ts-body-fields.js';
 import { heritageFields } from './ts-nest-shapes.js';
 import { endpointFinding } from './ts-routes.js';
 import { decoratorsOf, literalText, nodeLocation, propertyValue, type ParsedSource } from './ts-source.js';
@@ -129,9 +130,10 @@ export function declaredShapes(src: ParsedSource): Map<string, string[]> {
       const all = [...heritageFields(node), ...names];
       if (all.length > 0) shapes.set(node.name.text, all);
     }
-    // Validation schemas: `const Order = z.object({ … })`, `Type.Object({ … })`, `Joi.object({ … })`, `yup.object({ … })`.
+    // Validation schemas: `const Order = z.object({ … })`, `Type.Object({ … })`, `Joi.object().keys({ … })`,
+    // `yup.object({ … })`, and request schemas holding one under `body` (`const register = { body: Joi.object()… }`).
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
-      const keys = schemaKeys(node.initializer);
+      const keys = schemaKeys(node.initializer).length > 0 ? schemaKeys(node.initializer) : requestBodyKeys(node.initializer);
       if (keys.length > 0) shapes.set(node.name.text, keys);
     }
     if (ts.isTypeAliasDeclaration(node) && ts.isTypeLiteralNode(node.type)) {
@@ -144,19 +146,3 @@ export function declaredShapes(src: ParsedSource): Map<string, string[]> {
   return shapes;
 }
 
-/** The first object-literal argument of a schema builder anywhere in a chain (`z.object({…}).strict()`), as keys. */
-export function schemaKeys(node: ts.Expression): string[] {
-  let current: ts.Expression = node;
-  for (let i = 0; i < 8; i += 1) {
-    if (!ts.isCallExpression(current)) return [];
-    const callee = current.expression;
-    const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
-    const arg = current.arguments[0];
-    if (/^(object|Object|shape|strictObject|looseObject)$/.test(name) && arg && ts.isObjectLiteralExpression(arg)) {
-      return arg.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : []));
-    }
-    if (!ts.isPropertyAccessExpression(callee)) return [];
-    current = callee.expression;
-  }
-  return [];
-}

@@ -8,6 +8,7 @@ import type { EndpointFinding, Framework, MutatingMethod } from '../types.js';
 import { WEBHOOK_PATH } from '../route-graph.js';
 import { thisMethod, thisProperty } from './ts-class-members.js';
 import { functionOf } from './ts-declarations.js';
+import { requestBodyKeys } from './ts-body-fields.js';
 import { callsWebhookVerifier, handlerFacts } from './ts-handler-facts.js';
 import { importedHandler } from './ts-imported-handlers.js';
 import { createsServer } from './ts-route-facts.js';
@@ -162,17 +163,24 @@ function methodsOf(node: ts.Expression | undefined): MutatingMethod[] {
   return [];
 }
 
-/** Middleware that validates the body against a named class or schema: `validate(CreateUserDto)`, `validateBody(orderSchema)`. */
-const VALIDATING_MIDDLEWARE = /valid|schema|body|dto/i;
+/**
+ * Middleware that validates the body: against a named class or schema (`validate(CreateUserDto)`,
+ * `validate(authValidation.register)` — the schema is looked up by its name), or one written in
+ * place (`celebrate({ [Segments.BODY]: Joi.object().keys({ … }) })`).
+ */
+const VALIDATING_MIDDLEWARE = /valid|schema|body|dto|celebrate/i;
 
-function middlewareSchema(middleware: readonly ts.Expression[]): string | undefined {
+function middlewareSchema(middleware: readonly ts.Expression[]): { type?: string; fields?: string[] } {
   for (const arg of middleware) {
     const inner = unwrap(arg);
-    if (!ts.isCallExpression(inner) || !VALIDATING_MIDDLEWARE.test(calleeName(inner.expression))) continue;
-    const [first] = inner.arguments;
-    if (first && ts.isIdentifier(unwrap(first))) return (unwrap(first) as ts.Identifier).text;
+    if (!ts.isCallExpression(inner) || !VALIDATING_MIDDLEWARE.test(calleeName(inner.expression)) || !inner.arguments[0]) continue;
+    const first = unwrap(inner.arguments[0]);
+    if (ts.isIdentifier(first)) return { type: first.text };
+    if (ts.isPropertyAccessExpression(first)) return { type: first.name.text };
+    const fields = requestBodyKeys(first);
+    if (fields.length > 0) return { fields };
   }
-  return undefined;
+  return {};
 }
 
 const calleeName = (callee: ts.Expression): string =>
@@ -195,7 +203,11 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
   if (METHODS[name] && chained && isServerReceiver(chained.expression.expression, serverVars)) {
     const route = staticString(src, chained.arguments[0]);
     const handler = resolveHandler(src, last);
-    return route === undefined ? [] : [endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler), ...(last ? { handlerNode: last } : {}) })];
+    const validated = middlewareSchema(args.slice(0, -1));
+    const found = route === undefined ? undefined : endpointFinding(src, {
+      method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler), ...(last ? { handlerNode: last } : {}), ...(validated.type ? { bodyType: validated.type } : {}),
+    });
+    return found ? [validated.fields ? { ...found, bodyFields: [...new Set([...found.bodyFields, ...validated.fields])] } : found] : [];
   }
   if (!isServerReceiver(receiver, serverVars)) return [];
   if (METHODS[name] && args.length >= 2) {
@@ -205,10 +217,11 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
     // Fastify route options: `{ schema: { body: OrderSchema } }` names the body's shape.
     const options = args.slice(1, -1).map((arg) => unwrap(arg)).find((arg) => ts.isObjectLiteralExpression(arg));
     const schemaBody = options ? unwrap(propertyValue(propertyValue(options, 'schema') ? unwrap(propertyValue(options, 'schema') as ts.Expression) : undefined, 'body') ?? options) : undefined;
-    const schemaType = schemaBody && schemaBody !== options && ts.isIdentifier(schemaBody) ? schemaBody.text : middlewareSchema(args.slice(1, -1));
+    const validated = middlewareSchema(args.slice(1, -1));
+    const schemaType = schemaBody && schemaBody !== options && ts.isIdentifier(schemaBody) ? schemaBody.text : validated.type;
     const schemaProps = schemaBody && schemaBody !== options && ts.isObjectLiteralExpression(schemaBody) ? propertyValue(schemaBody, 'properties') : undefined;
     const inlineFields = schemaProps && ts.isObjectLiteralExpression(schemaProps)
-      ? schemaProps.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [])) : [];
+      ? schemaProps.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [])) : validated.fields ?? [];
     const verifiedBy = args.slice(1, -1).flatMap((arg) => {
       const inner = unwrap(arg);
       // Fastify route options: `{ preHandler: verifySignature }` runs before the handler.
