@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { closing, declarationBody, followTypedCalls, typedFamily, type CalleeBody, type FollowedCall } from './cost-callees.js';
 import { probeCallees } from './cost-python-callees.js';
+import { followScriptCalls, type ScriptCall } from './cost-script-callees.js';
 import { followTsCalls, packageOf, TS_FILE, type TsSources } from './cost-ts-callees.js';
 import { RELATIVE_ONLY, type ModulePaths } from './module-paths.js';
 import { maskComments } from './patterns/code-mask.js';
@@ -344,6 +345,16 @@ interface CalleeProbes {
   readonly write: (body: CalleeBody) => RegExpExecArray | null;
 }
 const TYPED_PROBES: CalleeProbes = { external: (b) => typedExternal(b.text), write: (b) => typedWrite(b.text, () => false) };
+/** A Ruby or PHP model or service method: the shared patterns, then the language's own (`.save!`, `->attach(`, `perform_later`). */
+function scriptProbes(file: string): CalleeProbes {
+  const own = LANGUAGE_EFFECTS.find((language) => language.file.test(file));
+  return {
+    external: (b) => EXTERNAL.exec(b.text) ?? PROVIDER_MUTATION.exec(b.text) ?? own?.external.exec(b.text) ?? null,
+    // The persistence call itself (`->save(`, `.update_all`) before a call merely named for a write (`$this->updateLastEditedDate(`).
+    write: (b) => own?.write.exec(b.text) ?? WRITE.exec(b.text) ?? SERVICE_WRITE.exec(b.text) ?? null,
+  };
+}
+const SCRIPT_FILE = /\.(?:rb|php)$/;
 
 /** What a followed callee's body does: a payment call inside it, a message or outbound call, a write. */
 function probeFollowed(call: FollowedCall, paymentCalls: readonly PaymentCallFinding[], probes: CalleeProbes): FollowedHit {
@@ -357,12 +368,13 @@ function probeFollowed(call: FollowedCall, paymentCalls: readonly PaymentCallFin
 }
 
 /** The first followed callee with that kind of evidence, as the Python callee probe reports it. */
-function firstReached(hits: readonly FollowedHit[], kind: 'external' | 'write'): { callee: string; match: RegExpExecArray; location: string } | undefined {
+function firstReached(hits: readonly FollowedHit[], kind: 'external' | 'write'): { callee: string; match: RegExpExecArray; location: string; note?: string } | undefined {
   for (const hit of hits) {
     const found = hit[kind];
     if (!found) continue;
     const { body: { file, line, text }, match } = found;
-    return { callee: hit.call.label, match, location: `${file}:${line + text.slice(0, match.index).split('\n').length - 1}` };
+    const note = (hit.call as ScriptCall).note;
+    return { callee: hit.call.label, match, location: `${file}:${line + text.slice(0, match.index).split('\n').length - 1}`, ...(note ? { note } : {}) };
   }
   return undefined;
 }
@@ -405,11 +417,14 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
     }
     // Java/Kotlin, C#, Go: the repository's own methods the handler delegates to, one level deep (services, MediatR handlers).
     // TS/JS: an injected class service's method (NestJS), a same-file or imported project function; a package is not followed.
+    // Ruby, PHP: a model's or service's method the action calls (`current_user.favorite(article)`, `(new CreateVault)->execute($data)`).
     const typed = typedFamily(file) !== undefined;
+    const script = SCRIPT_FILE.test(file) && endpoint.span !== undefined;
+    const repo = { root: ctx.root, read: (rel: string) => fileLines(ctx.root, rel) };
     const followed = typed
-      ? followTypedCalls({ root: ctx.root, read: (rel) => fileLines(ctx.root, rel) }, file, body, signature)
-      : TS_FILE.test(file) && endpoint.span ? followTsCalls(tsSources, file, start, end) : [];
-    const reached = followed.map((call) => probeFollowed(call, ctx.paymentCalls, typed ? TYPED_PROBES : jsProbes));
+      ? followTypedCalls(repo, file, body, signature)
+      : script ? followScriptCalls(repo, file, body, signature) : TS_FILE.test(file) && endpoint.span ? followTsCalls(tsSources, file, start, end) : [];
+    const reached = followed.map((call) => probeFollowed(call, ctx.paymentCalls, typed ? TYPED_PROBES : script ? scriptProbes(file) : jsProbes));
     for (const hit of reached) {
       if (hit.money && !evidence.some((e) => e.includes(`(${hit.money?.location})`))) evidence.push(`reaches ${hit.money.call} (${hit.money.location}) through ${hit.call.label}()`);
     }
@@ -451,13 +466,14 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
         evidence.push(`sends or calls out: \`${external[0].trim()}\` (${file}:${lineIn(external.index)})`);
       } else if (reachedExternal) {
         level = 'external';
-        evidence.push(`sends or calls out through ${reachedExternal.callee}(): \`${reachedExternal.match[0].trim()}\` (${reachedExternal.location})`);
-      } else if (write) {
+        evidence.push(`sends or calls out through ${reachedExternal.callee}()${'note' in reachedExternal && reachedExternal.note ? ` (${reachedExternal.note})` : ''}: \`${reachedExternal.match[0].trim()}\` (${reachedExternal.location})`);
+      } else if (write && !(script && reachedWrite && /^new\b/.test(write[0]))) {
         level = 'write';
         evidence.push(`writes: \`${write[0].trim()}\` (${file}:${lineIn(write.index)})`);
       } else if (reachedWrite) {
+        // Also for `(new CreateVault)->execute(…)`, named for a write: the write inside the action class is the evidence.
         level = 'write';
-        evidence.push(`writes through ${reachedWrite.callee}(): \`${reachedWrite.match[0].trim()}\` (${reachedWrite.location})`);
+        evidence.push(`writes through ${reachedWrite.callee}()${'note' in reachedWrite && reachedWrite.note ? ` (${reachedWrite.note})` : ''}: \`${reachedWrite.match[0].trim()}\` (${reachedWrite.location})`);
       } else if (assumed) {
         level = 'write';
         evidence.push(`${assumed.assumption ?? ''} (${file}:${lineIn(assumed.at)})`);
