@@ -103,7 +103,8 @@ function resolveBodyTypes(endpoints: EndpointFinding[], shapes: ReadonlyMap<stri
     const declared = bodyType ? expandShape(bodyType, shapes) : undefined;
     const { bodyType: _dropped, ...rest } = endpoint;
     if (!declared || !bodyType) return candidates.length > 1 || ['fastapi', 'flask', 'django'].includes(endpoint.framework) ? rest : endpoint;
-    return { ...rest, bodyType, bodyFields: [...new Set([...endpoint.bodyFields, ...declared])] };
+    // A type qualified by where it is declared (`tokenRequest@auth/pwdless`, Go) is shown by its name.
+    return { ...rest, bodyType: bodyType.split('@')[0] ?? bodyType, bodyFields: [...new Set([...endpoint.bodyFields, ...declared])] };
   });
 }
 

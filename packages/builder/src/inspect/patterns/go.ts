@@ -6,6 +6,7 @@
  * body shapes; stripe-go/Adyen calls; pgx, database/sql and go-redis clients; consumers and
  * schedules (kafka-go, sarama, amqp, NATS, SQS, robfig/cron, gocron, tickers) in go-consumers.ts.
  */
+import { posix } from 'node:path';
 import { formatLocation } from '../location.js';
 import { emptyRouteFacts, type RouteFacts } from '../route-graph.js';
 import { emptyFindings, type EndpointFinding, type Framework, type MutatingMethod, type ScanResult } from '../types.js';
@@ -36,7 +37,7 @@ const RULES: readonly EffectRule[] = [
  * Struct types: name → JSON field names (tag names when present, else Go field names), top-level
  * fields only: a nested `User struct { … } \`json:"user"\`` is one field, `user`.
  */
-function goShapes(text: string): Map<string, string[]> {
+function goShapes(text: string, relPath: string): Map<string, string[]> {
   const shapes = new Map<string, string[]>();
   for (const { match, line } of matchesWithLines(text, /^type (\w+) struct \{/gm)) {
     const body = sliceLines(text, line + 1, braceBlockEnd(text, line) - 1).split('\n');
@@ -49,8 +50,11 @@ function goShapes(text: string): Map<string, string[]> {
       if (depth === 0) {
         const nested = /^[ \t]*(\w+)\s+struct\s*\{/.exec(raw);
         const plain = /^[ \t]*(\w+)\s+[\w.*[\]]+(?:\s+`[^`]*json:"([\w-]+)[^`]*`)?/.exec(raw);
+        // An embedded struct (`*pwdless.Account`): its fields are the outer struct's in JSON, unless a tag names it.
+        const embedded = /^[ \t]*\*?(?:\w+\.)?([A-Z]\w*)\s*(?:`[^`]*?(?:json:"([\w-]*)[^`]*)?`)?\s*(?:\/\/.*)?$/.exec(raw);
         if (nested) nestedName = nested[1];
         else if (plain) fields.push(plain[2] ?? plain[1] ?? '');
+        else if (embedded) fields.push(embedded[2] ? embedded[2] : `...${embedded[1] ?? ''}`);
       } else if (depth + opens - closes === 0 && nestedName) {
         // The closing line of a nested struct carries its tag: `} \`json:"user"\``.
         fields.push(/json:"([\w-]+)/.exec(raw)?.[1] ?? nestedName);
@@ -59,7 +63,10 @@ function goShapes(text: string): Map<string, string[]> {
       depth += opens - closes;
     }
     const named = fields.filter((f) => f && f !== '-');
-    if (named.length > 0) shapes.set(match[1] ?? '', named);
+    if (named.length > 0) {
+      shapes.set(match[1] ?? '', named);
+      shapes.set(packageTypeName(relPath, match[1] ?? ''), named);
+    }
   }
   return shapes;
 }
@@ -107,7 +114,8 @@ function handlerSpan(text: string, handler: string): { line: number; end: number
 
 /** The struct a handler body decodes: `var req T` + `ShouldBindJSON(&req)` / `Decode(&req)`. */
 function decodedType(body: string): string | undefined {
-  const decoded = /(?:Bind\w*|Decode)\(&(\w+)\)/.exec(body)?.[1];
+  // gin/echo `c.ShouldBindJSON(&req)`, `json.NewDecoder(r.Body).Decode(&req)`, go-chi/render `render.Bind(r, data)` / `render.DecodeJSON(r.Body, &req)`.
+  const decoded = /(?:Bind\w*|Decode)\(&(\w+)\)/.exec(body)?.[1] ?? /\brender\.(?:Bind|DecodeJSON)\(\s*[\w.]+\s*,\s*&?(\w+)\s*\)/.exec(body)?.[1];
   if (decoded) return new RegExp(`(?:var ${decoded}\\s+|${decoded}\\s*:=\\s*&?)(\\w+)`).exec(body)?.[1];
   // Validator objects: `v := NewUserModelValidator(); v.Bind(c)` binds the validator struct itself.
   const validator = /(\w+)\s*:=\s*New(\w+?)(?:FillWith\w*|From\w*)?\([^)]*\)[\s\S]*?\b\1\.Bind\(/.exec(body);
@@ -115,14 +123,23 @@ function decodedType(body: string): string | undefined {
 }
 
 /** Every top-level func that decodes a body, by name, so routes in other files can use it. */
-function handlerBodyTypes(text: string): Map<string, string> {
+function handlerBodyTypes(text: string, relPath: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const { match, line } of matchesWithLines(text, /^func (?:\([^)]*\)\s*)?(\w+)\(/gm)) {
     const type = decodedType(sliceLines(text, line, braceBlockEnd(text, line)));
-    if (type) out.set(match[1] ?? '', type);
+    if (type) out.set(match[1] ?? '', ownType(relPath, type));
   }
   return out;
 }
+
+/**
+ * A struct qualified by its package's folder (`tokenRequest@auth/pwdless`): two packages of one
+ * module often declare a `tokenRequest` each, and a body must take the fields of its own package's.
+ */
+const packageTypeName = (relPath: string, type: string): string => `${type}@${posix.dirname(relPath)}`;
+
+/** The body type a handler decodes: its own package's struct first, else one of that name elsewhere. */
+const ownType = (relPath: string, type: string): string => `${packageTypeName(relPath, type)}|${type}`;
 
 function endpoint(text: string, relPath: string, spec: { method: MutatingMethod; route: string; framework: Framework; line: number; handler?: string }): EndpointFinding {
   const span = spec.handler ? handlerSpan(text, spec.handler) : undefined;
@@ -135,7 +152,7 @@ function endpoint(text: string, relPath: string, spec: { method: MutatingMethod;
     location: formatLocation(relPath, spec.line),
     ...(spec.handler ? { handler: spec.handler.slice(spec.handler.lastIndexOf('.') + 1) } : {}),
     bodyFields: [],
-    ...(declared ? { bodyType: declared } : {}),
+    ...(declared ? { bodyType: ownType(relPath, declared) } : {}),
     webhook: /webhook|\bipn\b/i.test(spec.route) || /webhook\.ConstructEvent/.test(body),
     ...(span ? { span: { start: span.line, end: span.end } } : {}),
   };
@@ -147,7 +164,7 @@ function endpoint(text: string, relPath: string, spec: { method: MutatingMethod;
  */
 export function scanGo(relPath: string, text: string): ScanResult {
   const findings = emptyFindings();
-  const shapes = goShapes(text);
+  const shapes = goShapes(text, relPath);
   if (relPath.endsWith('_test.go')) return { findings, shapes };
   const usesGin = /gin-gonic\/gin/.test(text);
   const framework: Framework = usesGin ? 'gin' : /labstack\/echo/.test(text) ? 'other' : 'net-http';
@@ -200,5 +217,5 @@ export function scanGo(relPath: string, text: string): ScanResult {
   applyEffectRules(relPath, text, RULES, findings);
   findings.consumers.push(...scanGoConsumers(relPath, text));
   findings.schedulers.push(...scanGoSchedules(relPath, text));
-  return { findings, shapes, handlerBodyTypes: handlerBodyTypes(text), routeFacts: goRouteFacts(relPath, text, pkg, scopes, groups) };
+  return { findings, shapes, handlerBodyTypes: handlerBodyTypes(text, relPath), routeFacts: goRouteFacts(relPath, text, pkg, scopes, groups) };
 }
