@@ -32,6 +32,21 @@ export function scanTopLevel(text: string, from: number, visit: (char: string, i
   return text.length;
 }
 
+/**
+ * `text` split at `separator` where it stands at the top level (outside strings and brackets);
+ * the parts as written, untrimmed.
+ * @example splitAtTopLevel("a, f(b, c), 'd,e'", ',') // ['a', ' f(b, c)', " 'd,e'"]
+ */
+export function splitAtTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  for (let at = 0; ;) {
+    const stop = scanTopLevel(text, at, (char) => char === separator);
+    parts.push(text.slice(at, stop));
+    if (stop >= text.length) return parts;
+    at = stop + 1;
+  }
+}
+
 /** Whether `char` closes a bracket. */
 export function isCloser(char: string): boolean {
   return char.length === 1 && CLOSERS.includes(char);
