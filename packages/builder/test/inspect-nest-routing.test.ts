@@ -164,4 +164,24 @@ export class HooksController {
     });
     expect(found).toEqual(['DELETE /api/hooks/stripe', 'POST /api/orders', 'POST /health', 'POST /hooks/stripe', 'POST /legacy/orders']);
   });
+
+  it('reads a global prefix from ConfigService through its registerAs namespace, and an environment default, saying so', async () => {
+    const configured = await inspectCodebase(project({
+      'src/main.ts': main("  const config = app.get(ConfigService);\n  app.setGlobalPrefix(config.getOrThrow('app.apiPrefix', { infer: true }), { exclude: ['/'] });", "import { ConfigService } from '@nestjs/config';"),
+      'src/config/app.config.ts': "import { registerAs } from '@nestjs/config';\nexport default registerAs('app', () => {\n  const port = Number(process.env.PORT);\n  return { port, apiPrefix: process.env.API_PREFIX || 'api', docs: { path: 'docs' } };\n});\n",
+      'src/orders.controller.ts': ordersController,
+    }));
+    expect(configured.endpoints.map((e) => `${e.method} ${e.route}`).sort()).toEqual(['DELETE /api/orders/:id', 'POST /api/orders']);
+    expect(configured.notes).toContain("src/main.ts:7: global prefix `config.getOrThrow('app.apiPrefix', { infer: true })` is 'api', the default of the environment variable API_PREFIX; the routes change if the environment sets another.");
+
+    const fromEnv = await inspectCodebase(project({ 'src/main.ts': main("  app.setGlobalPrefix(process.env.GLOBAL_PREFIX ?? 'v2');"), 'src/orders.controller.ts': ordersController }));
+    expect(fromEnv.endpoints.map((e) => `${e.method} ${e.route}`).sort()).toEqual(['DELETE /v2/orders/:id', 'POST /v2/orders']);
+    expect(fromEnv.notes.some((note) => note.includes('the default of the environment variable GLOBAL_PREFIX'))).toBe(true);
+  });
+
+  it('notes a global prefix it cannot resolve instead of dropping it silently', async () => {
+    const unknown = await inspectCodebase(project({ 'src/main.ts': main('  app.setGlobalPrefix(computePrefix());'), 'src/orders.controller.ts': ordersController }));
+    expect(unknown.endpoints.map((e) => `${e.method} ${e.route}`).sort()).toEqual(['DELETE /orders/:id', 'POST /orders']);
+    expect(unknown.notes).toContain('src/main.ts:6: global prefix `computePrefix()` is not a value the inspector could resolve; the NestJS routes are shown without it.');
+  });
 });

@@ -21,6 +21,8 @@ const TOKENS = new RegExp([
   // Route-graph facts: mounts and prefixes (`app.use('/api', r)`, `register(p, { prefix })`, Hono `route`/`basePath`).
   String.raw`\.\s*(?:use|register|mount|route|basePath|group)\s*\(`,
   'setGlobalPrefix',
+  // NestJS config namespaces: a global prefix read through ConfigService is declared there (ts-nest-config.ts).
+  String.raw`\bregisterAs\s*\(`,
   // Prefixes kept in constants or config objects (`API_PREFIX = '/api'`, `api: { prefix: '/api' }`).
   String.raw`\w*(?:prefix|Prefix|PREFIX)\w*\s*[:=]`,
   // NestJS routing declared outside controllers: `@Module({ controllers: [...] })` (a `RouterModule`

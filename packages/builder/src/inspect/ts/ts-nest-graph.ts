@@ -8,6 +8,7 @@
  * Written without the TypeScript compiler: the route graph (route-graph.ts) loads it whatever the
  * project's language, and the TS scanner (ts-nest-paths.ts) records the facts it reads.
  */
+import { envBehind } from './ts-nest-config.js';
 import type { SpelledPath } from '../route-graph.js';
 import type { EndpointFinding } from '../types.js';
 
@@ -31,7 +32,14 @@ export interface NestRouteFact {
 
 /** `setGlobalPrefix('api', { exclude: ['health', { path: 'hooks/stripe', method: RequestMethod.POST }] })`. */
 export interface NestGlobalPrefix {
+  /** The prefix as written; '' when it is not a literal (then `written` is set). */
   readonly prefix: string;
+  /** A prefix read from the app's config or another module (ts-nest-config.ts), spelled for lookup. */
+  readonly spelled?: SpelledPath;
+  /** The environment variable whose literal default the prefix is (`process.env.API_PREFIX || 'api'`). */
+  readonly env?: string;
+  /** A prefix that is not a literal, as written (for notes). */
+  readonly written?: string;
   /** Routes served without the prefix; `method` absent: every method. */
   readonly exclude: ReadonlyArray<{ readonly path: string; readonly method?: string }>;
   readonly location: string;
@@ -122,6 +130,17 @@ export function nestRouter(all: ReadonlyArray<NestFacts | undefined>, routing: N
   const routes = new Map<string, NestRouteFact>();
   for (const facts of all) for (const route of facts?.routes ?? []) routes.set(`${route.location} ${route.method}`, route);
   const { join, spell } = routing;
+  // A configured prefix is looked up (and its notes written) once, not once per endpoint.
+  const prefixTexts = new Map<NestGlobalPrefix, string>();
+  const prefixText = (global: NestGlobalPrefix | undefined, notes: string[]): string => {
+    if (global?.written === undefined) return global?.prefix ?? '';
+    let text = prefixTexts.get(global);
+    if (text === undefined) {
+      text = configuredPrefixText(global, spell, notes);
+      prefixTexts.set(global, text);
+    }
+    return text;
+  };
 
   return (endpoint, notes) => {
     const file = fileOf(endpoint.location);
@@ -156,10 +175,28 @@ export function nestRouter(all: ReadonlyArray<NestFacts | undefined>, routing: N
           const served = join(modulePrefix, path);
           // Nest matches `exclude` against the path below the prefix, version left out.
           const excluded = global?.exclude.some((e) => (e.method === undefined || e.method === endpoint.method) && excludePattern(e.path).test(served));
-          out.add(join(excluded ? '' : global?.prefix ?? '', versionSegment, served));
+          out.add(join(excluded ? '' : prefixText(global, notes), versionSegment, served));
         }
       }
     }
     return [...out];
   };
+}
+
+/** A configured global prefix as text, with a note saying where it came from or that it is not known. */
+function configuredPrefixText(global: NestGlobalPrefix, spell: NestRouting['spell'], notes: string[]): string {
+  const spelled = global.spelled ? spell(global.spelled) : undefined;
+  if (!spelled || 'missing' in spelled) {
+    notes.push(`${global.location}: global prefix \`${global.written}\` is not a value the inspector could resolve; the NestJS routes are shown without it.`);
+    return '';
+  }
+  const behind = global.spelled && envBehind(global.spelled);
+  const envSpelled = behind ? spell(behind) : undefined;
+  const env = global.env ?? (envSpelled && 'text' in envSpelled ? envSpelled.text : undefined);
+  notes.push(
+    env === undefined
+      ? `${global.location}: global prefix \`${global.written}\` read as '${spelled.text}' from the app's configuration.`
+      : `${global.location}: global prefix \`${global.written}\` is '${spelled.text}', the default of the environment variable ${env}; the routes change if the environment sets another.`,
+  );
+  return spelled.text;
 }

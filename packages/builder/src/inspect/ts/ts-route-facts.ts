@@ -12,6 +12,7 @@ import { declaredConstants, spellPath } from './ts-spelled-paths.js';
 import { staticString } from './ts-values.js';
 import { emptyRouteFacts, type ModuleRef, type PrefixSpec, type RouteFacts } from '../route-graph.js';
 import { emptyNestFacts } from './ts-nest-graph.js';
+import { configuredPrefix, registeredConfig } from './ts-nest-config.js';
 import { collectNestFacts, nestGlobalPrefix, nestVersioning, routerModuleMounts } from './ts-nest-paths.js';
 import { hasModifier, literalText, nodeLocation, propertyValue, unwrap, type ParsedSource } from './ts-source.js';
 
@@ -234,7 +235,7 @@ export function collectRouteFacts(src: ParsedSource): TsRouteFacts {
   };
   visit(src.sf);
   collectNestFacts(src, facts);
-  facts.constants.push(...declaredConstants(src));
+  facts.constants.push(...declaredConstants(src), ...registeredConfig(src));
   facts.aliases.push(...factoryAliases(src, serverVars));
   return { facts, serverVars };
 }
@@ -248,6 +249,8 @@ function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.Prop
     if (prefix !== undefined) facts.globalPrefixes.push({ framework: 'nestjs', prefix, location });
     // Its `exclude` list, and which app it is (a monorepo has one per app), for the Nest routes.
     if (prefix !== undefined) facts.nest?.prefixes.push(nestGlobalPrefix(src, prefix, args[1], location));
+    // Read from the environment or the app's config: looked up once every file is known.
+    else facts.nest?.prefixes.push({ ...nestGlobalPrefix(src, '', args[1], location), ...configuredPrefix(src, args[0]) });
     return;
   }
   if (name === 'enableVersioning') {
