@@ -2,8 +2,8 @@
  * HTTP overhead of the idempotency adapters: Express 5, Fastify 5 and Hono 4 (@hono/node-server),
  * each over the memory and SQLite stores, one server process per framework × store, driven by
  * autocannon on loopback. Per server, five cases with the same handler: unprotected (baseline),
- * the least adapter with a new key per request (the in-situ floor: http/adapter-ladder.ts),
- * protected with a new key per request, protected replays of one key, and duplicates rejected
+ * the least adapter with a new key per request and replaying one key (the in-situ floors:
+ * http/adapter-ladder.ts), protected with a new key per request, protected replays of one key, and duplicates rejected
  * while the key is in progress. Cases run in interleaved rounds (every server, every case, then
  * again), so a noisy neighbour slows them all alike; ratios are protected ÷ unprotected of the
  * same server in the same run. Beside throughput, each case reports the server's CPU time per
@@ -14,7 +14,7 @@
  *      BENCH_HTTP_ROUNDS   rounds (default 3)
  *      BENCH_HTTP_STORES   default memory,sqlite (postgres and redis run when listed and reachable)
  *      BENCH_HTTP_FRAMEWORKS  default express,fastify,hono
- *      BENCH_HTTP_CASES    default plain,least,fresh,replay,duplicates; engine and layer (the rungs
+ *      BENCH_HTTP_CASES    default plain,least,least-replay,fresh,replay,duplicates; engine and layer (the rungs
  *                          between the least adapter and ours) when listed
  *      BENCH_HTTP_CONNECTIONS  default 32
  *      BENCH_HTTP_CPU_PROF a directory: servers run under --cpu-prof and write their profiles there
@@ -38,14 +38,15 @@ const list = <T extends string>(env: string | undefined, all: readonly T[], fall
   if (unknown.length > 0) throw new Error(`unknown ${unknown.join(', ')}: expected some of ${all.join(', ')}`);
   return wanted as T[];
 };
-const CASES = ['plain', 'least', 'engine', 'layer', 'fresh', 'replay', 'duplicates'] as const;
+const CASES = ['plain', 'least', 'least-replay', 'engine', 'layer', 'fresh', 'replay', 'duplicates'] as const;
 /** The rungs between the least adapter and ours (adapter-ladder.ts) run only when asked for. */
-const DEFAULT_CASES: readonly CaseName[] = ['plain', 'least', 'fresh', 'replay', 'duplicates'];
+const DEFAULT_CASES: readonly CaseName[] = ['plain', 'least', 'least-replay', 'fresh', 'replay', 'duplicates'];
 type CaseName = (typeof CASES)[number];
 
 const LABELS: Record<CaseName, string> = {
   plain: 'unprotected handler (baseline)',
   least: 'least adapter, new key per request (in-situ floor)',
+  'least-replay': 'least adapter, replay of one key (in-situ floor)',
   engine: 'rung: the engine in the least adapter\'s hooks, new key',
   layer: 'rung: the HTTP layer in the least adapter\'s hooks, new key',
   fresh: 'protected, new key per request',
@@ -53,7 +54,7 @@ const LABELS: Record<CaseName, string> = {
   duplicates: 'duplicates while in progress (409)',
 };
 /** The status every response of a case should have. */
-const EXPECTED: Record<CaseName, string> = { plain: '201', least: '201', engine: '201', layer: '201', fresh: '201', replay: '201', duplicates: '409' };
+const EXPECTED: Record<CaseName, string> = { plain: '201', least: '201', 'least-replay': '201', engine: '201', layer: '201', fresh: '201', replay: '201', duplicates: '409' };
 
 /** One case of one server, summed over the rounds. */
 interface Tally {
@@ -109,9 +110,12 @@ async function prepare(server: BenchServer, runId: string, cases: readonly CaseN
   let n = 0;
   const tag = `${runId}-${server.framework}-${server.kind}`;
   const replayKey = `replay-${tag}`;
-  const primed = await post(server, '/protected', replayKey);
-  if (primed !== 201) throw new Error(`${server.framework}/${server.kind}: priming the replay key answered ${primed}`);
-  const shapes = { plain: request('/plain'), least: request('/least', () => `least-${tag}-${n++}`), engine: request('/engine', () => `engine-${tag}-${n++}`), layer: request('/layer', () => `layer-${tag}-${n++}`), fresh: request('/protected', () => `new-${tag}-${n++}`), replay: request('/protected', replayKey) };
+  const leastReplayKey = `least-replay-${tag}`;
+  for (const [path, key] of [['/protected', replayKey], ['/least', leastReplayKey]] as const) {
+    const primed = await post(server, path, key);
+    if (primed !== 201) throw new Error(`${server.framework}/${server.kind}: priming the replay key of ${path} answered ${primed}`);
+  }
+  const shapes = { plain: request('/plain'), least: request('/least', () => `least-${tag}-${n++}`), 'least-replay': request('/least', leastReplayKey), engine: request('/engine', () => `engine-${tag}-${n++}`), layer: request('/layer', () => `layer-${tag}-${n++}`), fresh: request('/protected', () => `new-${tag}-${n++}`), replay: request('/protected', replayKey) };
   // Warm-up (not counted): JIT, sockets, the store's first pages.
   for (const [name, shape] of Object.entries(shapes)) if (cases.includes(name as CaseName)) await load(server.url, shape, 0.5, CONNECTIONS);
   const tallies = Object.fromEntries(CASES.map((name) => [name, newTally()])) as Record<CaseName, Tally>;
@@ -179,8 +183,8 @@ function ladder(subjects: readonly Subject[], reporter: Reporter): void {
 function summary(subjects: readonly Subject[], floors: ReadonlyMap<BenchStoreKind, RequestFloor>, reporter: Reporter): void {
   reporter.line('\nSummary: ratio = protected ÷ unprotected ops/s of the same server in this run (goals: new key ≥ 0.85×, replay ≥ 1.00×); server CPU µs per request');
   reporter.line('ceiling = the ratio the floor alone leaves (plain CPU ÷ (plain CPU + floor), see bench/http/floor.ts); least = the least adapter\'s ratio, measured (its CPU beside)');
-  reporter.line('| framework | store | new key | ceiling | least | replay | ceiling | CPU plain | CPU least | CPU new key | CPU replay | CPU 409 |');
-  reporter.line('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  reporter.line('| framework | store | new key | ceiling | least | replay | ceiling | least | CPU plain | CPU least | CPU new key | CPU least replay | CPU replay | CPU 409 |');
+  reporter.line('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { server, tallies } of subjects) {
     const ratio = (name: CaseName) => (tallies[name].served && tallies.plain.served ? `${(opsOf(tallies[name]) / opsOf(tallies.plain)).toFixed(2)}x` : '');
     const cpu = (name: CaseName) => (tallies[name].served ? cpuPerRequest(tallies[name]).toFixed(0) : '');
@@ -188,8 +192,8 @@ function summary(subjects: readonly Subject[], floors: ReadonlyMap<BenchStoreKin
     const plainCpu = tallies.plain.served ? cpuPerRequest(tallies.plain) : undefined;
     const bound = (addedUs: number | undefined) => (plainCpu === undefined || addedUs === undefined ? '' : `${ceiling(plainCpu, addedUs).toFixed(2)}x`);
     reporter.line(
-      `| ${server.framework} | ${server.kind} | ${ratio('fresh')} | ${bound(floor?.newKeyUs)} | ${ratio('least')} | ${ratio('replay')} | ${bound(floor && floor.replayUs - floor.handlerUs)} | ` +
-        `${cpu('plain')} | ${cpu('least')} | ${cpu('fresh')} | ${cpu('replay')} | ${cpu('duplicates')} |`,
+      `| ${server.framework} | ${server.kind} | ${ratio('fresh')} | ${bound(floor?.newKeyUs)} | ${ratio('least')} | ${ratio('replay')} | ${bound(floor && floor.replayUs - floor.handlerUs)} | ${ratio('least-replay')} | ` +
+        `${cpu('plain')} | ${cpu('least')} | ${cpu('fresh')} | ${cpu('least-replay')} | ${cpu('replay')} | ${cpu('duplicates')} |`,
     );
   }
 }

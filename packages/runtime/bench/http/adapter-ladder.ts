@@ -10,6 +10,9 @@
  * framework's code and ours share the caches, the hook machinery and the capture are the
  * framework's), so this route is the ceiling that carries over to a real server.
  *
+ * A request whose key is already completed is answered from the hook with the stored bytes (the
+ * fingerprint compared, nothing else): the in-situ floor of a replay.
+ *
  * The same glue runs two more rungs, so a gap to the real adapter can be placed (opt-in cases):
  * `engine` — the engine's begin()/complete() instead of the bare store (lease, heartbeat,
  * single-flight, store timeouts); `layer` — the shared HTTP layer's begin()/finish() (key
@@ -35,10 +38,22 @@ interface Parsed {
   readonly body: unknown;
 }
 
-/** One rung: claim before the handler, record its serialized response after. */
-interface Protector {
-  start(request: Parsed): Promise<(status: number, contentType: string | undefined, body: Uint8Array) => Promise<void>>;
+/** Records the handler's serialized response once it is known. */
+type Recorder = (status: number, contentType: string | undefined, body: Uint8Array) => Promise<void>;
+
+/** A stored response, answered instead of running the handler. */
+interface Replay {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
 }
+
+/** One rung: claim before the handler, record its serialized response after; or a replay. */
+interface Protector {
+  start(request: Parsed): Promise<Recorder | Replay>;
+}
+
+const isReplay = (started: Recorder | Replay): started is Replay => typeof started !== 'function';
 
 type Http = typeof import('@idempotency-builder/runtime/http');
 
@@ -49,7 +64,12 @@ function leastProtector(store: IdempotencyStore, http: Http): Protector {
       const scope = request.header(SCOPE_HEADER)!;
       const fingerprint = http.requestFingerprint({ method: request.method, path: request.path, body: request.body });
       const claimed = await store.claim({ key, scope, fingerprint, owner: null, leaseMs: LEASE_MS, ttlMs: TTL_MS, replaceExpired: true });
-      if (claimed.outcome !== 'claimed') throw new Error(`least adapter: ${key} was not new`);
+      if (claimed.outcome !== 'claimed') {
+        const { record } = claimed;
+        if (record.status !== 'COMPLETED' || record.fingerprint !== fingerprint || !record.response) throw new Error(`least adapter: ${key} is not a replay`);
+        const { statusCode, headers, body } = record.response;
+        return { status: statusCode ?? 200, headers: headers ?? {}, body };
+      }
       return async (statusCode, contentType, body) => {
         const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
         const response: StoredResponse = { encoding: 'json', body, statusCode, headers };
@@ -104,6 +124,10 @@ export function expressGlue(protector: Protector) {
   return (req: Req, res: Res, next: (error?: unknown) => void) => {
     const parsed: Parsed = { method: req.method, path: req.path, header: (name) => single(req.headers[name]), body: req.body as unknown };
     protector.start(parsed).then((record) => {
+      if (isReplay(record)) {
+        res.status(record.status).set(record.headers).end(record.body);
+        return;
+      }
       const send = res.send.bind(res);
       res.send = (body?: unknown) => {
         record(res.statusCode, res.get('content-type'), bytesOf(body)).then(() => send(body), next);
@@ -117,16 +141,20 @@ export function expressGlue(protector: Protector) {
 /** Fastify plugin body: preHandler claims, onSend records the serialized payload. */
 export function fastifyGlue(protector: Protector) {
   type Instance = import('fastify').FastifyInstance;
-  type Record = Awaited<ReturnType<Protector['start']>>;
-  const held = new WeakMap<object, Record>();
+  const held = new WeakMap<object, Recorder>();
   return (scope: Instance) => {
-    scope.addHook('preHandler', async (request) => {
+    scope.addHook('preHandler', async (request, reply) => {
       const parsed: Parsed = { method: request.method, path: request.url, header: (name) => single(request.headers[name]), body: request.body };
-      held.set(request, await protector.start(parsed));
+      const started = await protector.start(parsed);
+      if (isReplay(started)) return reply.code(started.status).headers(started.headers).send(Buffer.from(started.body.buffer, started.body.byteOffset, started.body.byteLength));
+      held.set(request, started);
+      return undefined;
     });
     scope.addHook('onSend', async (request, reply, payload) => {
+      const record = held.get(request);
+      if (!record) return payload; // a replay: nothing to record
       const contentType = reply.getHeader('content-type');
-      await held.get(request)!(reply.statusCode, contentType === undefined ? undefined : String(contentType), bytesOf(payload));
+      await record(reply.statusCode, contentType === undefined ? undefined : String(contentType), bytesOf(payload));
       return payload;
     });
   };
@@ -136,11 +164,13 @@ export function fastifyGlue(protector: Protector) {
 export function honoGlue(protector: Protector) {
   return async (c: import('hono').Context, next: () => Promise<void>) => {
     const record = await protector.start({ method: c.req.method, path: c.req.path, header: (name) => c.req.header(name), body: await c.req.json() });
+    if (isReplay(record)) return new Response(record.body as Uint8Array<ArrayBuffer>, { status: record.status, headers: record.headers });
     await next();
     const { status, headers } = c.res;
     const body = new Uint8Array(await c.res.arrayBuffer());
     await record(status, headers.get('content-type') ?? undefined, body);
     c.res = undefined;
     c.res = new Response(body, { status, headers });
+    return undefined;
   };
 }

@@ -2,7 +2,7 @@
  * #6: the adapters read a request body only up to `maxRequestBytes`. A 200 MB streamed upload
  * (chunked, no Content-Length, so the cap is enforced by counting) gets 413 problem+json, runs
  * nothing, claims nothing, and the process's RSS stays bounded. Before the fix the fetch and Hono
- * adapters buffered the whole body (RSS 97 -> 727 MB in the review). Express and NestJS read a body
+ * adapters buffered the whole body (RSS 97 -> 727 MB in the review). Express, NestJS and Koa read a body
  * no parser read (here `application/octet-stream`) the same way. IDEMPOTENCY_UPLOAD_MB changes the size.
  */
 import { request as httpRequest } from 'node:http';
@@ -10,7 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SuiteState, type SuiteServer } from '../../src/testing/adapter-suite.js';
 import express from 'express';
+import Koa from 'koa';
 import { serveOnExpress } from './suite/express-server.js';
+import { serveOnKoa } from './suite/koa-server.js';
 import { serveOnNest } from './suite/nest-server.js';
 import { serveOnFetch, serveOnHono } from './suite/servers.js';
 
@@ -72,6 +74,7 @@ describe.each([
   ['hono', serveOnHono, 'application/json'],
   ['express', (routes: Parameters<typeof serveOnFetch>[0]) => serveOnExpress(express, routes), 'application/octet-stream'],
   ['nestjs', serveOnNest, 'application/octet-stream'],
+  ['koa', (routes: Parameters<typeof serveOnFetch>[0]) => serveOnKoa(Koa, routes), 'application/octet-stream'],
 ] as const)('%s adapter: a 200 MB streamed upload', (_name, serve, contentType) => {
   const state = new SuiteState();
   let server: SuiteServer | undefined;

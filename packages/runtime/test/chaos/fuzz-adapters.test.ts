@@ -3,15 +3,19 @@
  * unhashable JSON, deep nesting, bytes, forms, multipart), content types, keys, headers and query
  * strings; invariants: never a 5xx, never a stack trace or HTML error page, problem+json for every
  * refusal, and no key and user ever gets two fresh (non-replayed) 2xx answers. Runs per adapter:
- * 1,000 by default (all five in about 15 s here), 10^4 with IDEMPOTENCY_CHAOS_FULL=1, or
+ * 1,000 by default (all nine in about 20 s here), 10^4 with IDEMPOTENCY_CHAOS_FULL=1, or
  * IDEMPOTENCY_FUZZ_RUNS=n.
  */
 import express from 'express';
 import fc from 'fast-check';
+import Koa from 'koa';
+import koaBodyParser from 'koa-bodyparser';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSuiteClient, SuiteState, type CallOptions, type SuiteRoute, type SuiteServer } from '../../src/testing/adapter-suite.js';
 import { UNHASHABLE_JSON } from '../../src/testing/adapter-suite-body.js';
 import { serveOnExpress } from '../adapters/suite/express-server.js';
+import { serveOnKoa } from '../adapters/suite/koa-server.js';
 import { serveOnNest } from '../adapters/suite/nest-server.js';
 import { serveOnFastify, serveOnFetch, serveOnHono } from '../adapters/suite/servers.js';
 
@@ -63,12 +67,18 @@ const callArb = fc.record({
 });
 
 type Serve = (routes: readonly SuiteRoute[]) => Promise<SuiteServer>;
+// Koa 2 is the `koa2` npm alias, which has no type declarations of its own: the same shape as Koa 3.
+const Koa2 = createRequire(import.meta.url)('koa2') as typeof Koa;
 const ADAPTERS: ReadonlyArray<[string, Serve]> = [
   ['express 5', (routes) => serveOnExpress(express, routes)],
   ['fastify 5', serveOnFastify],
   ['hono 4', serveOnHono],
   ['fetch', serveOnFetch],
   ['nestjs 12', serveOnNest],
+  ['koa 3 (@koa/bodyparser)', (routes) => serveOnKoa(Koa, routes)],
+  ['koa 3 (no body parser)', (routes) => serveOnKoa(Koa, routes, { bodyParser: null })],
+  ['koa 3 (koa-bodyparser)', (routes) => serveOnKoa(Koa, routes, { bodyParser: () => koaBodyParser() })],
+  ['koa 2 (koa-bodyparser)', (routes) => serveOnKoa(Koa2, routes, { bodyParser: () => koaBodyParser() })],
 ];
 
 describe.each(ADAPTERS)('fuzz: %s', (name, serve) => {
