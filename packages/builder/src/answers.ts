@@ -8,7 +8,7 @@ import { providerCallSchema } from './answers-provider-calls.js';
 
 export const LANGUAGES = ['typescript', 'javascript', 'python', 'go', 'java', 'kotlin', 'csharp', 'ruby', 'php', 'other'] as const;
 export const FRAMEWORKS = [
-  'express', 'fastify', 'nestjs', 'hono', 'nextjs', 'fastapi', 'flask', 'django', 'spring', 'gin', 'net-http', 'aspnet', 'rails', 'laravel', 'other', 'none',
+  'express', 'fastify', 'nestjs', 'hono', 'koa', 'nextjs', 'fastapi', 'flask', 'django', 'spring', 'gin', 'net-http', 'aspnet', 'rails', 'laravel', 'other', 'none',
 ] as const;
 export const DATABASES = ['postgresql', 'mysql', 'mariadb', 'sqlite', 'redis', 'dynamodb', 'mongodb', 'other', 'unknown'] as const;
 export const BROKERS = ['rabbitmq', 'kafka', 'nats', 'sqs', 'bullmq', 'none', 'other'] as const;
@@ -66,6 +66,9 @@ export const existingProtectionSchema = z.object({
   race: z.string(),
 });
 
+/** Koa: where koa-jwt and koa-passport put the authenticated user's id, taken when the code reads no principal. */
+export const KOA_DEFAULT_PRINCIPAL = 'ctx.state.user.id';
+
 export const actionSchema = z.object({
   /** Short name in the user's domain, e.g. `createPayment`. Used in keys and code identifiers. */
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'use letters and digits, starting with a letter (e.g. createPayment)'),
@@ -96,6 +99,11 @@ export const actionSchema = z.object({
   expectedDurationMs: z.number().int().positive().optional(),
   /** Where the inspector found it: `path:line`. */
   location: z.string().optional(),
+  /**
+   * Koa: the route's registration as the code writes it (at `location`), split where the action's
+   * middleware goes, right before the handler: `router.post('/x', auth, ` and `orders.create)`.
+   */
+  registration: z.object({ before: z.string().min(1), after: z.string().min(1) }).strict().optional(),
 });
 
 export const answersSchema = z.object({
@@ -131,6 +139,8 @@ export const answersSchema = z.object({
   keysPerDay: z.number().int().nonnegative().optional(),
   /** Scope boundary of keys. */
   scope: z.enum(['user', 'account', 'tenant', 'global']).default('user'),
+  /** Koa: where the authenticated principal's id is read (`ctx.state.user.id`); the keys are scoped by it. Absent: KOA_DEFAULT_PRINCIPAL, assumed. */
+  principal: z.string().regex(/^ctx\.state(\.[A-Za-z_$][\w$]*)+$/, 'a path on ctx.state, e.g. ctx.state.user.id').optional(),
   /** True when questions 1–2 stayed unanswered: the design is technology-agnostic. */
   agnostic: z.boolean().default(false),
   /** Per-answer provenance, keyed by answer name (`actions`, `stack`, `retrySources`, ...). */

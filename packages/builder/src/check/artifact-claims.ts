@@ -10,7 +10,7 @@ import { runtimeKeyRule } from '../design/sections/key-rules.js';
 import { formatMs } from '../design/plan/durations.js';
 import { htmlTree, markdownTree, type DocBlock, type DocSection } from './document-tree.js';
 
-export type TruthCheck = 'artifact-missing' | 'artifact-differs' | 'statement' | 'policy' | 'problem' | 'encryption' | 'key-validation' | 'transactional';
+export type TruthCheck = 'artifact-missing' | 'artifact-differs' | 'statement' | 'policy' | 'problem' | 'encryption' | 'key-validation' | 'transactional' | 'koa';
 
 export interface TruthViolation {
   readonly check: TruthCheck;
@@ -260,6 +260,32 @@ function claimViolations(blocks: readonly DocBlock[], code: string, raw: string)
   return out;
 }
 
+const KOA_SCOPE = /In `?koa\.ts`?, keys are scoped by `?(ctx\.state(?:\.[A-Za-z_$][\w$]*)+)`?/;
+const KOA_STEP = /add `?idempotent\.([A-Za-z][A-Za-z0-9]*)`? from `?koa\.ts`? to its registration, right before the handler — `?(.+?)`? — with the key optional/;
+
+/** What the document says of koa.ts — the principal it scopes keys by, the middleware and registration of the first route — against koa.ts. */
+function koaViolations(blocks: readonly DocBlock[], codeDir: string, files: readonly string[], raw: string): TruthViolation[] {
+  const file = files.includes('koa.ts') ? readFileSync(join(codeDir, 'koa.ts'), 'utf8') : undefined;
+  const out: TruthViolation[] = [];
+  for (const block of blocks) {
+    if (block.kind !== 'text' && block.kind !== 'row') continue;
+    for (const text of block.kind === 'text' ? [block.text] : block.cells) {
+      const scope = KOA_SCOPE.exec(text);
+      const step = KOA_STEP.exec(text);
+      if (!scope && !step) continue;
+      if (file === undefined) {
+        out.push({ check: 'koa', line: lineOf(raw, text), message: 'The document describes koa.ts, but the code directory has none.' });
+        continue;
+      }
+      const read = scope?.[1]?.split('.').slice(2).map((segment) => `?.${segment}`).join('');
+      if (read && !file.includes(`)${read};`)) out.push({ check: 'koa', line: lineOf(raw, 'keys are scoped by'), message: `The document says koa.ts scopes keys by ${scope?.[1]}, but its principalOf reads something else.` });
+      if (step && !file.includes(`  ${step[1]}: idempotencyMiddleware(`)) out.push({ check: 'koa', line: lineOf(raw, 'to its registration, right before the handler'), message: `The document tells to add idempotent.${step[1]} from koa.ts, but koa.ts defines no such middleware.` });
+      else if (step?.[2] && !file.includes(step[2])) out.push({ check: 'koa', line: lineOf(raw, 'to its registration, right before the handler'), message: `The document shows the registration “${step[2].slice(0, 80)}”, but koa.ts lists another for idempotent.${step[1]}.` });
+    }
+  }
+  return out;
+}
+
 /**
  * Every contradiction between the document, the code directory beside it and the runtime.
  * @example
@@ -283,5 +309,6 @@ export function checkAgainstArtifacts(raw: string, format: 'html' | 'md', codeDi
     ...policyViolations(blocks, actions, policies, raw),
     ...problemViolations(blocks, policies, raw),
     ...claimViolations(blocks, code, raw),
+    ...koaViolations(blocks, codeDir, files, raw),
   ];
 }

@@ -23,6 +23,7 @@ const test = (value: string): CatalogEntry => ({ kind: 'test', value });
 const EXACT: Record<Ecosystem, Record<string, CatalogEntry>> = {
   npm: {
     express: fw('express'), fastify: fw('fastify'), '@nestjs/core': fw('nestjs'), hono: fw('hono'), next: fw('nextjs'),
+    koa: fw('koa'), '@koa/router': fw('koa'), 'koa-router': fw('koa'),
     pg: db('postgresql'), postgres: db('postgresql'), 'pg-promise': db('postgresql'), '@neondatabase/serverless': db('postgresql'),
     mysql: db('mysql'), mysql2: db('mysql'), mariadb: db('mariadb'),
     'better-sqlite3': db('sqlite'), sqlite3: db('sqlite'), '@libsql/client': db('sqlite'),

@@ -13,8 +13,15 @@ export const WRITE = /\.(create|createMany|insert|insertOne|insertMany|save|upda
 const ASKING = String.raw`(?:can|should|is|has|needs?|must|may|will|get(?!_or_)|find|fetch|list|check|validate|build|prepare|render|format|serialize|parse|compute|calc|calculate|count|filter|search|select|load|read|show|preview|estimate|test|on|before|after|pre|post|for|allow|allowed|permit|last|latest|date|time|datetime|timezone)_`;
 export const SERVICE_WRITE = new RegExp(String.raw`\b(?!${ASKING})[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?<!_(?:for|before|after|on|pre|post|can|to))_(?:create|update|delete|remove|add|save|insert|upsert|destroy)\s*\(`);
 // ActiveRecord persistence in a Rails action, called without parentheses or with a bang (`if @order.save`, `@order.destroy`,
-// `Order.create!(…)`, `find_or_create_by!(…)`, a model's `create_plaid_item!(…)`); `.saved_changes` and predicates are no call.
-const RUBY_WRITE = /\.(?:save|create|update|destroy|delete|update_attributes?|update_columns?|update_all|delete_all|destroy_all|insert_all|upsert_all|upsert|increment|decrement|toggle|touch|find_or_create_by|first_or_create|create_or_find_by)!?(?![\w?])|\.(?:create|update|destroy|delete|save|insert|upsert|add|remove)_\w+!(?![\w?])/;
+// `Order.create!(…)`, `find_or_create_by!(…)`, `entries.destroy_by(id: ids)`, a model's `create_plaid_item!(…)`); `.saved_changes`
+// and predicates are no call.
+const RUBY_WRITE = /\.(?:save|create|update|destroy|delete|update_attributes?|update_columns?|update_all|delete_all|destroy_all|destroy_by|delete_by|insert_all|upsert_all|upsert|increment|decrement|toggle|touch|find_or_create_by|first_or_create|create_or_find_by)!?(?![\w?])|\.(?:create|update|destroy|delete|save|insert|upsert|add|remove)_\w+!(?![\w?])/;
+// Inside a model or its concerns a write needs no receiver, `self` being the record or its class: `update!(revoked_at: …)`,
+// a class method's `create!(…)` or `find_or_create_by!(…)`, `touch`, `increment!(:n)`, a has_one's `create_subscription!(…)`.
+// Only there: in a controller a bare `create` or `update` is an action of its own. A bang name is always a call
+// (`create!.token`); a plain one used as a value (`f(update)`, `update = …`, `update:`, `:update`) is none, and plain
+// `increment`/`toggle` change the object, not its row.
+const RUBY_SELF_WRITE = /(?<![\w.:@$])(?:(?:save|create|update|destroy|update_attributes?|update_columns?|update_all|delete_all|destroy_all|destroy_by|delete_by|insert|insert_all|upsert|upsert_all|find_or_create_by|first_or_create|create_or_find_by|increment|decrement|toggle|(?:create|update|destroy|delete|save|insert|upsert|add|remove)_\w+)!(?![\w?!:])|(?:save|create|update|destroy|update_attributes?|update_columns?|update_all|delete_all|destroy_all|destroy_by|delete_by|insert|insert_all|upsert|upsert_all|find_or_create_by|first_or_create|create_or_find_by|touch)(?![\w?!:])(?=\s*\(|[ \t]+[^\s=),\]}.|&*+<>-]|[ \t]*(?:$|;|&&|\|\|)))/m;
 // A job or mail enqueued from a Rails action (`ChargeJob.perform_later(…)`, `Worker.perform_async(…)`, Rails' `sync_later`
 // convention, `deliver_later`): a duplicate enqueues it twice.
 const RUBY_EXTERNAL = /\.(?:\w+_later|perform_async|perform_in|perform_at|perform_bulk|deliver_now!?)(?![\w?])/;
@@ -26,9 +33,12 @@ const PHP_WRITE = /\bnew\s+\\?(?:\w+\\)*(?:Create|Update|Store|Destroy|Delete|Re
 // its listeners act on, a notification or mail, an outbound HTTP call.
 const PHP_EXTERNAL = /(?:::|->)\s*(?:dispatch|dispatchSync|dispatchAfterResponse|notify|notifyNow|queue|later)\s*\(|(?<![\w>:$])(?:dispatch|event)\s*\(\s*new\b|\bMail::to\b|\bNotification::send\s*\(|\bHttp::(?:\w+\([^)]*\)->)*(?:post|put|patch|delete)\s*\(/;
 
-/** Writes and calls out that a language spells its own way, beyond the shared patterns above. */
-export const LANGUAGE_EFFECTS: ReadonlyArray<{ readonly file: RegExp; readonly write: RegExp; readonly external: RegExp }> = [
-  { file: /\.rb$/, write: RUBY_WRITE, external: RUBY_EXTERNAL },
+/**
+ * Writes and calls out that a language spells its own way, beyond the shared patterns above; `self` is a
+ * write without a receiver, read only in the files it names (a Rails model or concern).
+ */
+export const LANGUAGE_EFFECTS: ReadonlyArray<{ readonly file: RegExp; readonly write: RegExp; readonly external: RegExp; readonly self?: { readonly file: RegExp; readonly write: RegExp } }> = [
+  { file: /\.rb$/, write: RUBY_WRITE, external: RUBY_EXTERNAL, self: { file: /(?:^|\/)app\/models\//, write: RUBY_SELF_WRITE } },
   { file: /\.php$/, write: PHP_WRITE, external: PHP_EXTERNAL },
 ];
 /** Callees not followed for a write: a getter's or checker's internals (`get_mailbox()` making an SSL context) are no write of the handler. */

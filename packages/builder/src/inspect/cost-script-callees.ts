@@ -214,13 +214,24 @@ function rubyType(receiver: string, body: string, fileText: string): { type?: st
   return type ? { type: lastSegment(type), sure: true } : { type: camel(variable), sure: false };
 }
 
+const RUBY_CHAIN_END = /(?<![\w@:.])((?:((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)\.new\b(?:\([^()]*\))?|(?:(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*|@{0,2}[a-z_]\w*)(?:\s*&?\.\s*[a-z_]\w*[!?]?(?:\([^()]*\))?){2,}))\s*&?\.\s*([a-z_]\w*!?)(?![\w?!]|\s*=[^=~>])/g;
+
 function rubyCalls(body: string, fileText: string): Call[] {
   const out: Call[] = [];
-  for (const m of body.matchAll(/((?:(?:::)?[A-Z][\w]*(?:::[A-Z]\w*)*|@{0,2}[a-z_]\w*)(?:\.[a-z_]\w*)?)\.([a-z_]\w*!?)(?![\w?!]|\s*=[^=~>])/g)) {
-    const receiver = m[1] ?? '';
+  // `&.` is Ruby's safe navigation (`@api_key&.revoke!`): a call like `.`, on the same receiver.
+  for (const m of body.matchAll(/((?:(?:::)?[A-Z][\w]*(?:::[A-Z]\w*)*|@{0,2}[a-z_]\w*)(?:&?\.[a-z_]\w*)?)&?\.([a-z_]\w*!?)(?![\w?!]|\s*=[^=~>])/g)) {
+    const receiver = (m[1] ?? '').replace(/&\./g, '.');
     if (/^\.|\w$/.test(body.slice(Math.max(0, m.index - 1), m.index)) && !/^@/.test(receiver)) continue;
     const name = m[2] ?? '';
-    out.push({ name, at: m.index + receiver.length + 1, receiver, ...rubyType(receiver, body, fileText) });
+    out.push({ name, at: m.index + m[0].length - name.length, receiver, ...rubyType(receiver, body, fileText) });
+  }
+  // The end of a longer chain, which the loop above stops short of: a service object's method (`PlaidItem::Processor.new(body)
+  // .process`, its class known) and a method on an association, scope or found record (`Current.family.categories.bootstrap!`,
+  // `entries.where(…)\n  .bulk_update!(…)`, `User.active_bots.find(id).reset_bot_key`), its class unknown: looked up by name.
+  for (const m of body.matchAll(RUBY_CHAIN_END)) {
+    const name = m[3] ?? '';
+    const built = m[2] ? lastSegment(m[2]) : undefined;
+    out.push({ name, at: m.index + m[0].length - name.length, receiver: m[1] ?? '', ...(built ? { type: built, sure: true } : { sure: false }) });
   }
   return out;
 }

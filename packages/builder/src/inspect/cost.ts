@@ -217,8 +217,8 @@ function scriptProbes(file: string): CalleeProbes {
   const own = LANGUAGE_EFFECTS.find((language) => language.file.test(file));
   return {
     external: (b) => EXTERNAL.exec(b.text) ?? PROVIDER_MUTATION.exec(b.text) ?? own?.external.exec(b.text) ?? null,
-    // The persistence call itself (`->save(`, `.update_all`) before a call merely named for a write (`$this->updateLastEditedDate(`).
-    write: (b) => own?.write.exec(b.text) ?? WRITE.exec(b.text) ?? SERVICE_WRITE.exec(b.text) ?? null,
+    // The persistence call itself (`->save(`, `.update_all`, a model's own `update!(`) before a call merely named for a write (`$this->updateLastEditedDate(`).
+    write: (b) => own?.write.exec(b.text) ?? (own?.self?.file.test(b.file) ? own.self.write.exec(b.text) : null) ?? WRITE.exec(b.text) ?? SERVICE_WRITE.exec(b.text) ?? null,
   };
 }
 const SCRIPT_FILE = /\.(?:rb|php)$/;

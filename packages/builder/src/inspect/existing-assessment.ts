@@ -7,6 +7,9 @@ import { RUNTIME_PROTECTION } from './cost.js';
 import type { ProtectionScan, ReadThenCheck, UniqueColumn } from './existing-protection.js';
 import type { EndpointFinding, ExistingProtectionFinding, PaymentCallFinding } from './types.js';
 
+/** How a protection note says idempotency middleware on the route does it, rather than the handler (ts-route-registration.ts). */
+export const MIDDLEWARE_PROTECTION = 'middleware ';
+
 /** A column in code style; a described key (`ProcessedMail’s key`) as words. */
 const tick = (column: string): string => (/^\w+$/.test(column) ? `\`${column}\`` : column);
 const norm = (column: string): string => column.toLowerCase().replace(/[_"'`]/g, '');
@@ -87,11 +90,14 @@ function handlerKey(endpoint: EndpointFinding): ExistingProtectionFinding | unde
   if (!endpoint.protection) return undefined;
   const location = /\(([^()]+:\d+)\)$/.exec(endpoint.protection)?.[1] ?? endpoint.location;
   const own = endpoint.protection.startsWith(RUNTIME_PROTECTION);
+  const named = endpoint.protection.replace(/\s*\([^()]*\)$/, '');
+  // Idempotency middleware on the route (ts-route-registration.ts), not code in the handler.
+  const middleware = named.startsWith(MIDDLEWARE_PROTECTION) ? named.slice(MIDDLEWARE_PROTECTION.length) : undefined;
   return {
     kind: 'idempotency-key', location,
-    evidence: own ? `${endpoint.method} ${endpoint.route}: ${RUNTIME_PROTECTION}` : `${endpoint.method} ${endpoint.route}: the handler mentions “${endpoint.protection.replace(/\s*\([^()]*\)$/, '')}”`,
-    protects: own ? 'the route already runs the idempotency-builder runtime: its claim is one atomic insert under a unique key, with a lease' : 'the handler reads or stores an idempotency key of its own',
-    race: own ? 'none from the claim itself; the design below describes what it covers' : 'not assessed from the code: if the key is checked by a read before a write, two concurrent requests with one key both pass — read the handler',
+    evidence: own ? `${endpoint.method} ${endpoint.route}: ${RUNTIME_PROTECTION}` : middleware ? `${endpoint.method} ${endpoint.route}: the route runs the middleware “${middleware}”` : `${endpoint.method} ${endpoint.route}: the handler mentions “${named}”`,
+    protects: own ? 'the route already runs the idempotency-builder runtime: its claim is one atomic insert under a unique key, with a lease' : middleware ? 'the route runs idempotency middleware of its own' : 'the handler reads or stores an idempotency key of its own',
+    race: own ? 'none from the claim itself; the design below describes what it covers' : `not assessed from the code: if the key is checked by a read before a write, two concurrent requests with one key both pass — read the ${middleware ? 'middleware' : 'handler'}`,
   };
 }
 

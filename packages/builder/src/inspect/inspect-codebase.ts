@@ -15,10 +15,12 @@ import { scanPhp } from './patterns/php.js';
 import { linkLaravelRoutes } from './patterns/php-controllers.js';
 import { scanPython, scanPythonFacts } from './patterns/python.js';
 import { pythonMayHoldFindings } from './patterns/python-prefilter.js';
+import { qualifyPythonShapes } from './patterns/python-shape-imports.js';
 import { scanRuby } from './patterns/ruby.js';
 import { linkRailsControllers } from './patterns/ruby-controllers.js';
 import { CALLER_HINT, keepMutating, readClientFacts, settleMethods } from './any-method-routes.js';
 import { assessCosts } from './cost.js';
+import { koaPrincipal } from './koa-principal.js';
 import { assessExistingProtection } from './existing-assessment.js';
 import { scanExistingProtection, type ProtectionScan } from './existing-protection.js';
 import { resolveJvmChannels } from './patterns/jvm-listeners.js';
@@ -30,6 +32,7 @@ import { modulePathsOf, type ConfigFile } from './module-paths.js';
 import { triage } from './prefilter.js';
 import { normaliseRoute, PRINTABLE_ROUTE, resolveRoutes, type RouteFacts } from './route-graph.js';
 import { createShapeIndex } from './shape-index.js';
+import { resolveShape, shapeName, type Shapes } from './shape-refs.js';
 import { chooseBroker, chooseDatabase, chooseFramework, chooseLanguage, languageOfBackend } from './summarize.js';
 import { emptyFindings, isPlanProvider, type EndpointFinding, type FileFindings, type Inspection, type Language, type ScanResult, type SchedulerFinding } from './types.js';
 import { walkSourceFiles, type WalkLimits } from './walk.js';
@@ -67,21 +70,6 @@ async function loadTypeScriptScanner(notes: string[]): Promise<typeof import('./
   }
 }
 
-/** A shape's fields with `...Base` entries expanded (class inheritance), cycles cut. */
-function expandShape(name: string, shapes: ReadonlyMap<string, string[]>, seen: Set<string> = new Set()): string[] | undefined {
-  const fields = shapes.get(name);
-  if (!fields || seen.has(name)) return undefined;
-  seen.add(name);
-  const out = fields.flatMap((f) => (f.startsWith('...') ? expandShape(f.slice(3), shapes, seen) ?? [] : [f]));
-  return out.length > 0 ? [...new Set(out)] : undefined;
-}
-
-/**
- * Endpoints typed with a DTO get that DTO's fields; handlers defined in another file (Go) get the
- * body type that file saw them decode. A `A|B` body type lists candidates (typed Python
- * parameters); the first that is a known shape wins, and a type that is no known shape is dropped
- * rather than shown as if it were the body.
- */
 function dirOf(relPath: string): string {
   return relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '.';
 }
@@ -95,16 +83,25 @@ function handlerType(endpoint: EndpointFinding, handlerTypes: ReadonlyMap<string
   return local?.type ?? (candidates.length === 1 ? candidates[0]?.type : undefined);
 }
 
-function resolveBodyTypes(endpoints: EndpointFinding[], shapes: ReadonlyMap<string, string[]>, handlerTypes: ReadonlyMap<string, ReadonlyArray<{ dir: string; type: string }>>): EndpointFinding[] {
+/**
+ * Endpoints typed with a DTO get that DTO's fields; handlers defined in another file (Go) get the
+ * body type that file saw them decode. A `A|B` body type lists candidates (typed Python
+ * parameters); the first that is a known shape wins, and a type that is no known shape is dropped
+ * rather than shown as if it were the body. A candidate qualified by the files its import names
+ * (`UserCreate@app/schemas/users.py`, Go's `tokenRequest@auth/pwdless`; shape-refs.ts) takes that
+ * module's shape and is shown by its name.
+ */
+function resolveBodyTypes(endpoints: EndpointFinding[], shapes: Shapes, handlerTypes: ReadonlyMap<string, ReadonlyArray<{ dir: string; type: string }>>): EndpointFinding[] {
   return endpoints.map((endpoint) => {
     const written = endpoint.bodyType ?? handlerType(endpoint, handlerTypes);
     const candidates = (written ?? '').split('|').filter(Boolean);
-    const bodyType = candidates.find((c) => expandShape(c, shapes));
-    const declared = bodyType ? expandShape(bodyType, shapes) : undefined;
+    const declared = written ? resolveShape(written, shapes) : undefined;
     const { bodyType: _dropped, ...rest } = endpoint;
-    if (!declared || !bodyType) return candidates.length > 1 || ['fastapi', 'flask', 'django'].includes(endpoint.framework) ? rest : endpoint;
-    // A type qualified by where it is declared (`tokenRequest@auth/pwdless`, Go) is shown by its name.
-    return { ...rest, bodyType: bodyType.split('@')[0] ?? bodyType, bodyFields: [...new Set([...endpoint.bodyFields, ...declared])] };
+    if (!declared) {
+      if (candidates.length > 1 || ['fastapi', 'flask', 'django'].includes(endpoint.framework)) return rest;
+      return candidates[0] ? { ...rest, bodyType: shapeName(candidates[0]) } : endpoint;
+    }
+    return { ...rest, bodyType: shapeName(declared.candidate), bodyFields: [...new Set([...endpoint.bodyFields, ...declared.fields])] };
   });
 }
 
@@ -223,7 +220,9 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
       if (verdict !== 'scan') continue;
       parsed += 1;
       // A Python file with no literal any finding pattern needs: its facts only (python-prefilter.ts).
-      const result = language === 'python' && prefilter && !pythonMayHoldFindings(text) ? scanPythonFacts(file.relPath, text) : scan(file.relPath, text);
+      const scanned = language === 'python' && prefilter && !pythonMayHoldFindings(text) ? scanPythonFacts(file.relPath, text) : scan(file.relPath, text);
+      // A Python body model is the one its file imports, where two modules declare one name.
+      const result = language === 'python' ? qualifyPythonShapes(file.relPath, text, scanned) : scanned;
       if (result.routeFacts) routeFacts.push(result.routeFacts);
       settings.push(...(result.settings ?? []));
       merge(code, result.findings);
@@ -302,6 +301,8 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
   const projectName = [...manifests.projectNames].sort((a, b) => a.location.split('/').length - b.location.split('/').length)[0];
   const goTests = walked.files.find((f) => f.relPath.endsWith('_test.go'));
   const testFramework = manifests.testFrameworks[0] ?? (goTests ? { value: 'go-test', location: `${goTests.relPath}:1`, evidence: 'Go test file' } : undefined);
+  // Koa: the principal the handlers read on ctx.state, which the generated middleware scopes keys by.
+  const principal = framework?.value === 'koa' ? koaPrincipal(endpoints, readIfPresent) : undefined;
   return {
     dir: root,
     filesScanned: walked.files.length,
@@ -315,6 +316,7 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
     ...(testFramework ? { testFramework } : {}),
     ...(languageLevel ? { languageLevel } : {}),
     ...(projectName ? { projectName } : {}),
+    ...(principal ? { principal } : {}),
     ...(manifests.packageManagers[0] ? { packageManager: manifests.packageManagers[0] } : {}),
     ...(manifests.instances[0] ? { instances: manifests.instances[0] } : {}),
     paymentProviders: providers,

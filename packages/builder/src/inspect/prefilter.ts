@@ -49,7 +49,7 @@ const SERVER_WORDS = /graphql|apollo|mercurius|next-connect/i;
 const ROUTE_VERBS = /\.\s*(?:post|put|patch|delete|del|on|all)\s*\(/;
 const COMPONENT_MOUNTS = /\.\s*(?:route|basePath|use|mount)\s*\(/;
 const SERVER_MODULE = /['"`](?:express|fastify|hono|@hono\/|koa|elysia|polka|restify)/;
-const ROUTED_FRAMEWORKS: ReadonlySet<Framework> = new Set(['express', 'fastify', 'hono']);
+const ROUTED_FRAMEWORKS: ReadonlySet<Framework> = new Set(['express', 'fastify', 'hono', 'koa']);
 
 /** Module specifiers in import declarations, `require(...)` and `import(...)`. */
 const IMPORTED = /(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*|\bimport\s+)['"`]([^'"`\n]+)['"`]/g;
@@ -61,7 +61,7 @@ const ORM_DIALECT = /\b(?:type|client)\s*:\s*['"`](?:postgres|postgresql|pg|mysq
 
 /** Browser code trees: their `setInterval` polls and `fetch('/pay', { method: 'POST' })` calls are not the service's. */
 const CLIENT_TREE = /(^|\/)(client|frontend|web-client|public|static|www|assets)\//;
-const SERVER_IMPORT = /from ['"](express|fastify|hono|@nestjs\/[\w-]+|next\/server|stripe|@adyen\/api-library|@paypal\/[\w-]+)['"]|require\(['"](express|fastify|stripe)['"]\)/;
+const SERVER_IMPORT = /from ['"](express|fastify|hono|koa|@koa\/router|koa-router|@nestjs\/[\w-]+|next\/server|stripe|@adyen\/api-library|@paypal\/[\w-]+)['"]|require\(['"](express|fastify|stripe)['"]\)/;
 
 /** What a file's imports reveal: a database, broker, provider or framework module (the catalog), or a family the scanners know. */
 function importsSignalModule(text: string): boolean {

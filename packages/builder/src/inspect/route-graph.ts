@@ -59,6 +59,8 @@ export interface MountFact {
   readonly child: string | ModuleRef;
   readonly prefix: PrefixSpec;
   readonly location: string;
+  /** The prefix takes the place of the child's own (`ownPrefixes`) rather than going in front of it: Flask's `url_prefix`. */
+  readonly replacesOwn?: boolean;
 }
 
 /** What one file contributes to the route graph. */
@@ -76,6 +78,8 @@ export interface RouteFacts {
   readonly autoloads?: AutoloadFact[];
   /** NestJS routing per app: global prefix excludes, versioning, route paths and versions (ts-nest-graph.ts). */
   readonly nest?: NestFacts;
+  /** A node's own prefix, from its construction (`Blueprint('x', __name__, url_prefix='/api')`): applied below every mount that does not replace it. */
+  readonly ownPrefixes?: Array<[string, string]>;
 }
 
 /**
@@ -113,7 +117,7 @@ function autoloadMounts(load: AutoloadFact, files: ReadonlySet<string>): MountFa
  * @example const facts = emptyRouteFacts(); facts.mounts.push({ parent: 'a.ts#app', child: 'a.ts#r', prefix: '/api', location: 'a.ts:3' });
  */
 export function emptyRouteFacts(): RouteFacts {
-  return { aliases: [], mounts: [], constants: [], globalPrefixes: [], autoloads: [] };
+  return { aliases: [], mounts: [], constants: [], globalPrefixes: [], autoloads: [], ownPrefixes: [] };
 }
 
 /**
@@ -206,6 +210,7 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
   const aliases = new Map<string, string>();
   const mounts: MountFact[] = [];
   const globals: RouteFacts['globalPrefixes'] = [];
+  const ownPrefixes = new Map<string, string>();
   const graphql: GraphqlFacts = emptyGraphqlFacts();
   for (const facts of allFacts) {
     for (const [name, value] of facts.constants) if (!constants.has(name)) constants.set(name, value);
@@ -216,6 +221,7 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     mounts.push(...facts.mounts);
     for (const load of facts.autoloads ?? []) mounts.push(...autoloadMounts(load, files));
     globals.push(...facts.globalPrefixes);
+    for (const [node, prefix] of facts.ownPrefixes ?? []) ownPrefixes.set(node, prefix);
     graphql.endpoints.push(...(facts.graphql?.endpoints ?? []));
     graphql.registrations.push(...(facts.graphql?.registrations ?? []));
     graphql.djangoClasses.push(...(facts.graphql?.djangoClasses ?? []));
@@ -230,7 +236,7 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     }
     return current;
   };
-  const parents = new Map<string, Array<{ parent: string; prefix: string }>>();
+  const parents = new Map<string, Array<{ parent: string; prefix: string; replacesOwn: boolean }>>();
   for (const mount of mounts) {
     const childNode = typeof mount.child === 'string' ? mount.child : resolveModule(mount.child, files, bySuffix);
     if (!childNode) continue;
@@ -238,7 +244,8 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     const child = canonical(childNode);
     const list = parents.get(child) ?? [];
     const parent = canonical(mount.parent);
-    if (parent !== child && !list.some((p) => p.parent === parent && p.prefix === prefix)) list.push({ parent, prefix });
+    const replacesOwn = mount.replacesOwn === true;
+    if (parent !== child && !list.some((p) => p.parent === parent && p.prefix === prefix && p.replacesOwn === replacesOwn)) list.push({ parent, prefix, replacesOwn });
     parents.set(child, list);
   }
   const memo = new Map<string, string[]>();
@@ -246,9 +253,11 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     const cached = memo.get(node);
     if (cached) return cached;
     const list = parents.get(node);
-    if (!list || list.length === 0 || seen.has(node)) return [''];
+    const own = ownPrefixes.get(node);
+    if (!list || list.length === 0 || seen.has(node)) return [own ?? ''];
     seen.add(node);
-    const out = [...new Set(list.flatMap(({ parent, prefix }) => prefixesOf(parent, seen).map((p) => joinRoute(p, prefix))))].slice(0, MAX_PREFIXES);
+    const below = (prefix: string, replacesOwn: boolean): string => (own === undefined || replacesOwn ? prefix : joinRoute(own, prefix));
+    const out = [...new Set(list.flatMap(({ parent, prefix, replacesOwn }) => prefixesOf(parent, seen).map((p) => joinRoute(p, below(prefix, replacesOwn)))))].slice(0, MAX_PREFIXES);
     seen.delete(node);
     memo.set(node, out);
     return out;
@@ -279,7 +288,9 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
     const prefixes = node ? prefixesOf(node, new Set()) : [''];
     for (const prefix of prefixes) {
       const joined = joinRoute(global?.prefix ?? '', prefix, endpoint.route);
-      const route = prefix || global ? joined : normaliseRoute(endpoint.route);
+      // Flask keeps a blueprint rule's slash after its prefix: `/` below `/refunds` is served at `/refunds/`.
+      const flaskRoot = endpoint.framework === 'flask' && endpoint.route === '/' && prefix !== '' && !joined.endsWith('/');
+      const route = flaskRoot ? `${joined}/` : prefix || global ? joined : normaliseRoute(endpoint.route);
       // A receiver mounted at `/webhooks` declares only `/stripe`: its name is in the full path.
       out.push({ ...rest, route, webhook: rest.webhook || WEBHOOK_PATH.test(route) });
     }

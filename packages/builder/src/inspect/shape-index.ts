@@ -1,50 +1,28 @@
 /**
  * Body shapes (DTO classes, interfaces, validation schemas) gathered in walk order, with the files
- * the pre-filter deferred indexed by the names they may declare. A deferred file is parsed only
- * when an endpoint's body type names something it may declare, and the first declaration in walk
- * order still wins — the same answer as if every file had been parsed.
+ * the pre-filter deferred indexed by the names they may declare and by their paths. A deferred
+ * file is parsed only when a body type's lookup reaches it — by a bare name it may declare, or by
+ * an import naming the file (shape-refs.ts) — and the first declaration of a bare name in walk
+ * order still wins: the same answer as if every file had been parsed.
  */
 import { declaredNames } from './prefilter.js';
-
-type Shapes = ReadonlyMap<string, readonly string[]>;
-
-/**
- * `...Name!a!b` (TS `OmitType(Name, ['a', 'b'])`, ts-nest-shapes.ts) stands for Name's fields,
- * its own bases expanded, but `a` and `b`.
- */
-const OMITTED = '!';
-
-/** Fields of a shape with every `...Base` expanded (cycles cut); undefined for an unknown shape. */
-function flatFields(name: string, shapes: ReadonlyMap<string, readonly string[]>, seen: Set<string>): string[] | undefined {
-  const [base = '', ...omitted] = name.split(OMITTED);
-  const fields = shapes.get(base);
-  if (!fields || seen.has(base)) return undefined;
-  seen.add(base);
-  const flat = fields.flatMap((field) => (field.startsWith('...') ? flatFields(field.slice(3), shapes, seen) ?? [] : [field]));
-  seen.delete(base);
-  return [...new Set(flat)].filter((field) => !omitted.includes(field));
-}
-
-/** Adds a shape for every `...Name!a` entry, so that it expands as any other base does. */
-function addOmissions(shapes: Map<string, string[]>): void {
-  const wanted = [...shapes.values()].flat().filter((field) => field.startsWith('...') && field.includes(OMITTED)).map((field) => field.slice(3));
-  for (const name of new Set(wanted)) {
-    const fields = flatFields(name, shapes, new Set());
-    if (fields && fields.length > 0) shapes.set(name, fields);
-  }
-}
+import { resolveShape, type Shapes } from './shape-refs.js';
 
 export interface ShapeIndex {
   /** Shapes a scanned file declares; `order` is the file's position in the walk. */
   add(order: number, shapes: Shapes): void;
-  /** A file not parsed: remembered by the names it may declare, its text not kept. */
+  /** A file not parsed: remembered by its path and the names it may declare, its text not kept. */
   defer(order: number, relPath: string, text: string): void;
   /**
-   * The shapes for `needed` names (and the `...Base` names their fields extend), parsing deferred
-   * files through `load` as needed; returns the merged map and how many files were loaded.
+   * The shapes the `needed` body types reach (the `...Base` shapes they extend, the files their
+   * imports name), parsing deferred files through `load` as needed; returns the merged map and
+   * how many files were loaded.
    */
   resolve(needed: Iterable<string>, load: (relPath: string) => Shapes | undefined): { shapes: Map<string, string[]>; loaded: number };
 }
+
+/** Rounds of loading: each round's new files may re-export or extend shapes in further files. */
+const MAX_ROUNDS = 8;
 
 /**
  * A fresh index.
@@ -56,24 +34,25 @@ export interface ShapeIndex {
 export function createShapeIndex(): ShapeIndex {
   const declared: Array<{ order: number; shapes: Shapes }> = [];
   const deferredByName = new Map<string, Array<{ order: number; relPath: string }>>();
+  const deferredByPath = new Map<string, number>();
   const loadedOrders = new Set<number>();
-
-  const winner = (name: string): readonly string[] | undefined => {
-    let best: { order: number; fields: readonly string[] } | undefined;
-    for (const { order, shapes } of declared) {
-      const fields = shapes.get(name);
-      if (fields && (!best || order < best.order)) best = { order, fields };
-    }
-    return best?.fields;
-  };
 
   const add = (order: number, shapes: Shapes): void => {
     if (shapes.size > 0) declared.push({ order, shapes });
+  };
+  // Qualified keys are one file's own; a bare name is the first declaration in walk order.
+  const merged = (): Map<string, string[]> => {
+    const shapes = new Map<string, string[]>();
+    for (const { shapes: own } of [...declared].sort((a, b) => a.order - b.order)) {
+      for (const [name, fields] of own) if (!shapes.has(name)) shapes.set(name, [...fields]);
+    }
+    return shapes;
   };
 
   return {
     add,
     defer(order, relPath, text) {
+      deferredByPath.set(relPath, order);
       for (const name of declaredNames(text)) {
         const list = deferredByName.get(name) ?? [];
         list.push({ order, relPath });
@@ -81,28 +60,35 @@ export function createShapeIndex(): ShapeIndex {
       }
     },
     resolve(needed, load) {
-      const queue = [...needed];
-      const seen = new Set<string>();
+      const lists = [...needed];
       let loaded = 0;
-      while (queue.length > 0) {
-        const name = queue.pop() as string;
-        if (seen.has(name)) continue;
-        seen.add(name);
-        for (const { order, relPath } of deferredByName.get(name) ?? []) {
-          if (loadedOrders.has(order)) continue;
-          loadedOrders.add(order);
-          loaded += 1;
-          const shapes = load(relPath);
-          if (shapes) add(order, shapes);
+      const loadOnce = (order: number, relPath: string): boolean => {
+        if (loadedOrders.has(order)) return false;
+        loadedOrders.add(order);
+        loaded += 1;
+        const shapes = load(relPath);
+        if (shapes) add(order, shapes);
+        return true;
+      };
+      for (let round = 0; ; round += 1) {
+        const shapes = merged();
+        if (round >= MAX_ROUNDS) return { shapes, loaded };
+        // Every key a lookup reads names the file (`X@file`) or the bare name (`X`) that may hold it.
+        const touched = new Set<string>();
+        for (const list of lists) resolveShape(list, shapes, (key) => touched.add(key));
+        let fresh = false;
+        for (const key of touched) {
+          const at = key.indexOf('@');
+          if (at < 0) {
+            for (const { order, relPath } of deferredByName.get(key) ?? []) fresh = loadOnce(order, relPath) || fresh;
+            continue;
+          }
+          const relPath = key.slice(at + 1);
+          const order = deferredByPath.get(relPath);
+          if (order !== undefined) fresh = loadOnce(order, relPath) || fresh;
         }
-        for (const field of winner(name) ?? []) if (field.startsWith('...')) queue.push(field.slice(3).split(OMITTED)[0] ?? '');
+        if (!fresh) return { shapes, loaded };
       }
-      const shapes = new Map<string, string[]>();
-      for (const { shapes: own } of [...declared].sort((a, b) => a.order - b.order)) {
-        for (const [name, fields] of own) if (!shapes.has(name)) shapes.set(name, [...fields]);
-      }
-      addOmissions(shapes);
-      return { shapes, loaded };
     },
   };
 }

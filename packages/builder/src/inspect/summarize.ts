@@ -11,7 +11,7 @@ const DATABASE_RANK: Record<Database, number> = {
 };
 
 const FRAMEWORK_RANK: Framework[] = [
-  'nestjs', 'nextjs', 'fastify', 'hono', 'express', 'spring', 'fastapi', 'django', 'flask', 'gin', 'aspnet', 'rails', 'laravel', 'net-http',
+  'nestjs', 'nextjs', 'fastify', 'hono', 'express', 'koa', 'spring', 'fastapi', 'django', 'flask', 'gin', 'aspnet', 'rails', 'laravel', 'net-http',
 ];
 
 function countBy<T extends string>(values: readonly T[]): Map<T, number> {
@@ -107,7 +107,7 @@ function chooseByScore<T extends string>(evidence: readonly TechFinding<T>[], sc
 
 const FRAMEWORK_LANGUAGES: Partial<Record<Framework, readonly Language[]>> = {
   nestjs: ['typescript', 'javascript'], nextjs: ['typescript', 'javascript'], fastify: ['typescript', 'javascript'],
-  hono: ['typescript', 'javascript'], express: ['typescript', 'javascript'], spring: ['java', 'kotlin'], fastapi: ['python'],
+  hono: ['typescript', 'javascript'], express: ['typescript', 'javascript'], koa: ['typescript', 'javascript'], spring: ['java', 'kotlin'], fastapi: ['python'],
   django: ['python'], flask: ['python'], gin: ['go'], 'net-http': ['go'], aspnet: ['csharp'], rails: ['ruby'], laravel: ['php'],
 };
 

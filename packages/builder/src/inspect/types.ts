@@ -63,6 +63,11 @@ export interface EndpointFinding {
   readonly cost?: { readonly level: 'money' | 'external' | 'write' | 'none' | 'auth' | 'read'; readonly evidence: readonly string[] };
   /** Idempotency handling already in the handler, with `path:line`. */
   readonly protection?: string;
+  /**
+   * Koa: the route's registration as written, split where per-route idempotency middleware goes
+   * (right before the handler): `router.post('/x', auth, ` and `users.create)`.
+   */
+  readonly registration?: { readonly before: string; readonly after: string };
   /** Internal: the import a handler defined in another module comes through, resolved once every file is known. */
   readonly handlerImport?: HandlerImport;
   /** Internal: the router node the route is declared on (`file#router`), resolved to its mount prefixes. */
@@ -212,6 +217,8 @@ export interface Inspection {
   readonly projectName?: TechFinding<string>;
   /** npm, yarn, pnpm or bun, from the lockfile next to package.json. */
   readonly packageManager?: TechFinding<string>;
+  /** Koa: where the handlers read the authenticated principal's id (`ctx.state.user.id`), the keys' scope. */
+  readonly principal?: TechFinding<string>;
   readonly paymentProviders: readonly TechFinding<Provider>[];
   readonly endpoints: readonly EndpointFinding[];
   readonly paymentCalls: readonly PaymentCallFinding[];

@@ -26,7 +26,7 @@ const LANGUAGE_CHOICES: Choice<Language | typeof UNSURE>[] = [
 ];
 
 const FRAMEWORKS_BY_LANGUAGE: Record<Language, Framework[]> = {
-  typescript: ['express', 'fastify', 'nestjs', 'hono', 'nextjs'], javascript: ['express', 'fastify', 'nestjs', 'hono', 'nextjs'],
+  typescript: ['express', 'fastify', 'nestjs', 'hono', 'koa', 'nextjs'], javascript: ['express', 'fastify', 'nestjs', 'hono', 'koa', 'nextjs'],
   python: ['fastapi', 'flask', 'django'], go: ['gin', 'net-http'], java: ['spring'], kotlin: ['spring'], csharp: ['aspnet'],
   ruby: ['rails'], php: ['laravel'], other: [],
 };

@@ -13,7 +13,7 @@ import { resolveActions } from './ask-actions.js';
 import { resolveContext } from './ask-context.js';
 import { resolveDurations } from './ask-durations.js';
 import { resolveStack } from './ask-stack.js';
-import { SCOPE_ASSUMPTION, genericAction } from './defaults.js';
+import { KOA_PRINCIPAL_ASSUMPTION, SCOPE_ASSUMPTION, genericAction } from './defaults.js';
 import { formatFindings } from './findings-report.js';
 import type { PromptPort } from './prompt-port.js';
 import { proposeFromInspection, type Proposals, type Provenance } from './propose.js';
@@ -105,6 +105,11 @@ export async function collectAnswers(options: CollectOptions): Promise<Collected
     provenance['stack.database'] = { source: 'assumption', detail: 'the database is unknown; the PostgreSQL reference schema stands in for it' };
   }
   if (!file.scope) provenance.scope = { source: 'assumption', detail: SCOPE_ASSUMPTION };
+  // Koa: the principal the handlers read on ctx.state scopes the keys; none read, the default is stated as assumed.
+  const principal = file.principal ?? proposals.principal?.value;
+  if (file.principal) provenance.principal = { source: 'file', detail: fileName };
+  else if (proposals.principal) provenance.principal = proposals.principal.provenance;
+  else if (stack.stack.framework === 'koa' && !agnostic) provenance.principal = { source: 'assumption', detail: KOA_PRINCIPAL_ASSUMPTION };
   const projectName = file.projectName ?? proposals.projectName?.value ?? (basename(inspection.dir) || undefined);
 
   const answers = answersSchema.parse({
@@ -117,6 +122,7 @@ export async function collectAnswers(options: CollectOptions): Promise<Collected
     ...context.context,
     ...(file.keysPerDay !== undefined ? { keysPerDay: file.keysPerDay } : {}),
     scope: file.scope ?? 'user',
+    ...(principal ? { principal } : {}),
     providerCalls: file.providerCalls ?? providerCallAnswers(inspection),
     agnostic,
     provenance,

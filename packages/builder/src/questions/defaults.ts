@@ -3,7 +3,7 @@
  * action of an agnostic design, and the reading of free-text answers to question 1. Every value
  * here travels with the sentence that justifies it, so the document can say what was assumed.
  */
-import type { Action, Answers } from '../answers.js';
+import { KOA_DEFAULT_PRINCIPAL, type Action, type Answers } from '../answers.js';
 import { HOUR, formatMs } from '../design/plan/durations.js';
 import { PROVIDER_FACTS } from '../design/plan/providers.js';
 import { camelCase } from './naming.js';
@@ -62,6 +62,9 @@ export const CONCURRENCY_ASSUMPTION =
   'several instances behind a load balancer (multi-instance): the safe choice, since the design must hold under concurrent duplicates on different nodes anyway';
 
 export const SCOPE_ASSUMPTION = 'keys are scoped to the authenticated user (composite primary key of key + user id), the default that prevents key enumeration across users';
+
+/** Koa: the principal taken when no handler reads one on `ctx.state`. */
+export const KOA_PRINCIPAL_ASSUMPTION = `${KOA_DEFAULT_PRINCIPAL}, where koa-jwt and koa-passport put the authenticated user; no handler was seen reading a principal on ctx.state — change principalOf in koa.ts if yours lives elsewhere`;
 
 /**
  * The placeholder action of a technology-agnostic design (question 1 unanswered).

@@ -39,6 +39,8 @@ export interface Proposals {
   readonly projectName?: Proposed<string>;
   readonly paymentProviders?: Proposed<Provider[]>;
   readonly concurrency?: Proposed<Answers['concurrency']>;
+  /** Koa: the principal the handlers read on `ctx.state`. */
+  readonly principal?: Proposed<string>;
 }
 
 /** No fixed cap drops an action: every mutating entry point with a duplicate cost is proposed, ranked by that cost. */
@@ -117,6 +119,7 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
     ...(provider ? { provider } : {}),
     keySource: kind === 'webhook' ? 'derived' : 'client',
     location: endpoint.location,
+    ...(endpoint.registration ? { registration: endpoint.registration } : {}),
   };
   const costRank = { money: 0, external: 2, write: 3, none: 4, read: 5, auth: 5 }[endpoint.cost?.level ?? 'write'];
   return { action, notes, rank: kind === 'webhook' ? 1 : costRank };
@@ -238,5 +241,6 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
     ...(inspection.languageLevel ? { level: inspection.languageLevel } : {}),
     ...(firstProvider ? { paymentProviders: { value: providers, provenance: code(firstProvider.location) } } : {}),
     ...(inspection.instances ? { concurrency: from(inspection.instances) } : {}),
+    ...(inspection.principal ? { principal: from(inspection.principal) } : {}),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Small files that use the generated glue the way a project does — mounted on a real Express,
- * Fastify, Hono or NestJS app (type-checked with the framework's own types), or a Gin engine
+ * Fastify, Hono, Koa or NestJS app (type-checked with the framework's own types), or a Gin engine
  * driven by a Go test — so a compile proves the glue fits the framework, not only itself.
  */
 import type { Artifact } from '../../src/design/model.js';
@@ -43,6 +43,20 @@ void app;
 import { idempotent, type AppEnv } from ${from('hono')};
 const app = new Hono<AppEnv>();
 app.post('/usage', idempotent.${action}, (c) => c.json({ ok: true }, 201));
+void app;
+`;
+    case 'koa':
+      return `${fingerprint}import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import { idempotent } from ${from('koa')};
+const router = new Router();
+router.post('/usage', bodyParser(), idempotent.${action}, (ctx) => {
+  ctx.status = 201;
+  ctx.body = { ok: true, held: ctx.state.idempotency !== undefined };
+});
+const app = new Koa();
+app.use(router.routes());
 void app;
 `;
     case 'nestjs':

@@ -29,6 +29,7 @@ export function inspectionJson(inspection: Inspection): Record<string, unknown> 
       language: inspection.language ?? null, framework: inspection.framework ?? null, database: inspection.database ?? null,
       broker: inspection.broker ?? null, testFramework: inspection.testFramework ?? null, projectName: inspection.projectName ?? null,
       languageLevel: inspection.languageLevel ?? null,
+      ...(inspection.principal ? { principal: inspection.principal } : {}),
     },
     endpoints: inspection.endpoints.map(({ scope: _scope, ...e }) => e),
     paymentProviders: inspection.paymentProviders,
@@ -48,6 +49,7 @@ function printText(inspection: Inspection): void {
   };
   const stack = [inspection.language, inspection.framework, inspection.database, inspection.broker].filter(Boolean).map((f) => `${f?.value} (${f?.location})`);
   out(pc.bold(`Stack: ${stack.join(', ') || 'not determined'}`));
+  if (inspection.principal) out(`  principal: ${inspection.principal.value} ${pc.dim(inspection.principal.location)}`);
   out(pc.bold(`Mutating entry points (${inspection.endpoints.length}):`));
   for (const e of inspection.endpoints) {
     const fields = e.bodyFields.length > 0 ? e.bodyFields.join(', ') : 'not named (whole body)';

@@ -11,6 +11,7 @@ export type CodeFramework =
   | 'fastify'
   | 'nestjs'
   | 'hono'
+  | 'koa'
   | 'fetch'
   | 'fastapi'
   | 'flask'
@@ -45,6 +46,7 @@ const FRAMEWORK_NAMES: Record<CodeFramework, string> = {
   fastify: 'Fastify',
   nestjs: 'NestJS',
   hono: 'Hono',
+  koa: 'Koa',
   fetch: 'Fetch API (Request/Response)',
   fastapi: 'FastAPI',
   flask: 'Flask',
@@ -91,7 +93,7 @@ function resolveLanguage(language: Answers['stack']['language'], notes: string[]
 
 function resolveFramework(language: CodeLang, framework: Answers['stack']['framework'], notes: string[]): CodeFramework {
   const fits: Record<CodeLang, readonly CodeFramework[]> = {
-    typescript: ['express', 'fastify', 'nestjs', 'hono'],
+    typescript: ['express', 'fastify', 'nestjs', 'hono', 'koa'],
     python: ['fastapi', 'flask', 'django'],
     go: ['net-http', 'gin'],
     java: ['spring'],

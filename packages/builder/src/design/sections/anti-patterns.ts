@@ -44,6 +44,10 @@ function antiPatterns(plan: Plan, codec: 'encryption' | 'hash-only' | 'none'): A
   if (store === 'mongodb') list.push({ name: 'Claiming without the unique index', why: 'Two upserts with the same filter both insert.', here: 'pk_idempotency is unique on (key, scope).' });
   if (broker !== 'none') list.push({ name: 'Acknowledging a message before processing it', why: 'A crash after the ack loses the work.', here: 'Acked only after COMPLETED or FAILED.' });
   if (broker === 'kafka' || broker === 'sqs') list.push({ name: 'Using the offset or the broker’s message id as the key', why: 'A re-published event gets a new offset or MessageId.', here: 'The key is the producer’s event id.' });
+  if (plan.stack.framework === 'koa' && http) {
+    list.push({ name: 'Koa: idempotency middleware ahead of the auth that fills ctx.state', why: 'The scope resolver finds no principal there, so every keyed request is answered 401.', here: 'koa.ts’s middleware goes into each route’s own registration right before the handler, after the route’s auth and body parser (section 14).' });
+    list.push({ name: 'Koa: a protected handler that bypasses ctx (ctx.respond = false, writing ctx.res)', why: 'Koa never sees the response, so it cannot be stored for a replay.', here: 'The runtime’s Koa middleware stores what the handler leaves on ctx; for a bypassed response it gives the key back — keep protected handlers on ctx.status and ctx.body.' });
+  }
   if (plan.actions.some((a) => a.action.kind === 'webhook')) list.push({ name: 'Answering 200 to a webhook before the work is stored', why: 'A crash after the 200 loses the event for good.', here: '2xx only after COMPLETED; 409 while another delivery holds the key.' });
   return list.map((item, index) => (index >= method ? { ...item, stack: true } : item));
 }

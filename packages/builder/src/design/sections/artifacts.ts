@@ -13,7 +13,7 @@ const PLACEMENT = {
   java: 'The classes are in package `com.example.idempotency`: move them to `src/main/java/com/example/idempotency/` (the test to `src/test/java/…`) and rename the package to yours.',
 } as const;
 
-const MIDDLEWARE = /(express|fastify|hono|nestjs|fetch|graphql|next-pages)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
+const MIDDLEWARE = /(express|fastify|hono|koa|nestjs|fetch|graphql|next-pages)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
 
 /**
  * Section 14: the generated files, with the middleware embedded.

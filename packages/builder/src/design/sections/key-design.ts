@@ -3,6 +3,7 @@ import { bullets, code, codeBlock, labelled, para, rich, section, strong, table,
 import type { Section } from '../model.js';
 import { formatCount } from '../plan/durations.js';
 import { birthdayLog10, bitsNeeded, formatProbability } from '../plan/key-format.js';
+import { koaScope } from '../../emit/typescript/koa-file.js';
 import type { DesignContext } from './context.js';
 import { groupBy, groupLabel, withoutName } from './grouping.js';
 
@@ -29,8 +30,11 @@ export function keyDesignSection(ctx: DesignContext): Section {
     ...(first ? [para(txt`Stored as: \`user_id\` = ${code(first.key.scopeExample)}, \`idempotency_key\` = ${code(first.key.storedKey)}.`)] : []),
     para(txt`No key contains a clock reading; a cron key names its schedule slot, the same for every retry of that run.`),
   ]);
+  // Koa: where koa.ts reads the principal, as the code reads it or as assumed.
+  const koa = ctx.artifacts.some((a) => a.path === 'koa.ts') ? koaScope(plan) : undefined;
   const scopeSection = section('key-scope', '(b) Scope boundary', [
     para(txt`Scope: ${strong(scope)}. ${SCOPE_REASON[scope]}`),
+    ...(koa ? [para(txt`In ${code('koa.ts')}, keys are scoped by ${code(koa.expression)}${koa.assumed ? ' — ASSUMED: no handler reads a principal on ctx.state; koa-jwt and koa-passport put the authenticated user there' : `, as the handlers read it (${koa.source ?? 'answered'})`}.`)] : []),
     bullets(
       plan.actions
         .filter((a) => a.key.scope !== scope)

@@ -2,7 +2,9 @@
  * The first screen: what in this service can run twice, the highest risks with file:line, the
  * decisions taken and what to do this week — every item derived from the plan and the artifacts.
  */
+import { koaWiring } from '../../emit/typescript/koa-file.js';
 import { isPagesRoute } from '../../emit/typescript/next-pages-file.js';
+import { intentRule } from '../../emit/typescript/protect-file.js';
 import { code, codeBlock, labelled, link, numbered, para, section, table, txt } from '../inline.js';
 import type { Block, Inline, Section } from '../model.js';
 import type { ActionPlan, Plan } from '../plan/plan.js';
@@ -76,9 +78,10 @@ export function overviewSection(ctx: DesignContext): Section {
   const risks = topRisks(plan, plan.actions.length > 6 ? 3 : 5);
   const kinds = [...new Set(plan.actions.map((a) => a.action.kind))];
   const first = plan.highestRisk;
-  const middleware = ctx.artifacts.find((a) => /(express|fastify|hono|nestjs|fetch)\.ts$|protect\.ts$|middleware\.go$|_integration\.py$|IdempotentExecutor\.java$/.test(a.path));
+  const middleware = ctx.artifacts.find((a) => /(express|fastify|hono|koa|nestjs|fetch)\.ts$|protect\.ts$|middleware\.go$|_integration\.py$|IdempotentExecutor\.java$/.test(a.path));
   // A pages-router handler is wrapped, not mounted: next-pages.ts (Node's req, res).
   const pagesGlue = isPagesRoute(first) ? ctx.artifacts.find((a) => a.path === 'next-pages.ts') : undefined;
+  const hooks = ctx.artifacts.find((a) => a.path === 'webhooks.ts');
   const test = ctx.artifacts.find((a) => /test|Test/.test(a.path) && a.language !== 'markdown');
   const week: Inline[][] = [
     createStoreStep(ctx),
@@ -87,7 +90,13 @@ export function overviewSection(ctx: DesignContext): Section {
       ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): wrap the resolver of ${first.trigger} ${plan.stack.language === 'typescript' ? txt`with \`idempotentMutation\` from ${code('graphql.ts')}` : txt`in the engine's \`run\` (section 14)`}, have clients send its \`idempotencyKey\` argument, and watch ${code('duplicates_blocked')} for a day.`)
       : pagesGlue
         ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): wrap its default export with \`withIdempotency\` from ${code(pagesGlue.path)} (${first.trigger}), watch ${code('duplicates_blocked')} for a day.`)
-        : labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): mount ${code(middleware?.path ?? 'the generated middleware')} on ${first.trigger} with the key optional (observe mode), watch ${code('duplicates_blocked')} for a day, then require it.`),
+        // A webhook is mounted from webhooks.ts (verified, deduplicated on the event id), not with the route middleware.
+        : first.action.kind === 'webhook' && hooks
+          ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): mount ${code(`mountWebhook(${first.action.name}(…))`)} from ${code(hooks.path)} on ${first.trigger} — it verifies the signature and runs each event once — and watch ${code('duplicates_blocked')} for a day.`)
+        // Koa takes middleware per route: the step shows the route's own registration with it in place.
+        : middleware?.path === 'koa.ts' && first.action.kind === 'http' && intentRule(first) === 'header'
+          ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): add ${code(`idempotent.${first.action.name}`)} from ${code('koa.ts')} to its registration, right before the handler — ${code(koaWiring(first))} — with the key optional (observe mode), watch ${code('duplicates_blocked')} for a day, then require it.`)
+          : labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): mount ${code(middleware?.path ?? 'the generated middleware')} on ${first.trigger} with the key optional (observe mode), watch ${code('duplicates_blocked')} for a day, then require it.`),
     labelled('Run the generated tests', txt`${code(test?.path ?? 'the test file')} with ${plan.stack.testFramework}: replay, mismatch, concurrency and crash takeover, against an in-memory store.`),
   ];
   const assumed = assumptionLines(plan).length;

@@ -1,10 +1,11 @@
 /**
- * Generated TypeScript: per-route glue on the runtime's framework adapters
+ * Generated TypeScript: per-route glue on the runtime's framework adapters (Koa's in koa-file.ts)
  * (`@idempotency-builder/runtime/<framework>`), one configured middleware per header-keyed action.
  */
 import type { Plan } from '../../design/plan/plan.js';
 import type { CodeFramework } from '../../design/plan/stack.js';
 import { isGraphqlMutation } from './graphql-file.js';
+import { koaFile } from './koa-file.js';
 import { pagesActions } from './next-pages-file.js';
 import { intentRule, isHttp } from './protect-file.js';
 
@@ -12,6 +13,7 @@ export const ADAPTER_MODULE: Record<string, string> = {
   express: '@idempotency-builder/runtime/express',
   fastify: '@idempotency-builder/runtime/fastify',
   hono: '@idempotency-builder/runtime/hono',
+  koa: '@idempotency-builder/runtime/koa',
   nestjs: '@idempotency-builder/runtime/nestjs',
   fetch: '@idempotency-builder/runtime/fetch',
 };
@@ -111,6 +113,8 @@ export const idempotent = {
 ${entries(actions, (a) => `idempotencyMiddleware(options(${JSON.stringify(a)}))`)}
 };
 `;
+    case 'koa':
+      return koaFile(plan, plan.actions.filter((a) => actions.includes(a.action.name)), header('Koa', union), optionsBody('    scope: (ctx) => principalOf(ctx.state),'));
     case 'nestjs':
       return `${header('NestJS', union)}import { Idempotent, type NestIdempotencyOptions, type NestRequestLike } from '@idempotency-builder/runtime/nestjs';
 

@@ -1,5 +1,5 @@
 /**
- * The TypeScript artifacts: code on the idempotency-builder runtime for Express, Fastify, Hono,
+ * The TypeScript artifacts: code on the idempotency-builder runtime for Express, Fastify, Hono, Koa,
  * NestJS, any Fetch-API framework or Next.js pages-router routes, plus its test suite.
  */
 import type { Artifact } from '../../design/model.js';

@@ -4,6 +4,7 @@
  * on the provider's event identity, mounted with the framework's raw-body route.
  */
 import type { ActionPlan, Plan } from '../../design/plan/plan.js';
+import { KOA_WEBHOOK_MOUNT } from './koa-file.js';
 
 /** The runtime's provider factory per payment provider; others use Standard Webhooks. */
 const PROVIDERS: Record<string, { factory: string; options: string; event: string; what: string }> = {
@@ -30,6 +31,8 @@ const MOUNTS: Record<string, { mount: string; note: string }> = {
   fastify: { mount: 'fastifyWebhook', note: 'Fastify: in the route’s own plugin context call rawBodyParser(instance), then instance.post(route, mountWebhook(handler)).' },
   hono: { mount: 'honoWebhook', note: 'Hono: app.post(route, mountWebhook(handler)) — it reads c.req.arrayBuffer() itself.' },
   fetch: { mount: 'fetchWebhook', note: 'Fetch API: export const POST = mountWebhook(handler) — it reads request.arrayBuffer() itself.' },
+  // The runtime has no Koa mount: the file writes its own over normalizeHeaders (koa-file.ts).
+  koa: { mount: 'normalizeHeaders', note: '' },
 };
 
 const providerOf = (a: ActionPlan) => PROVIDERS[a.action.provider ?? ''] ?? (PROVIDERS.standard as (typeof PROVIDERS)[string]);
@@ -70,8 +73,8 @@ import type { ActionContext } from '@idempotency-builder/runtime';
 import { ${names.join(', ')} } from '@idempotency-builder/runtime/webhooks';
 import { idempotency, POLICIES } from './idempotency.js';
 
-/** ${mount.note} */
+${plan.stack.framework === 'koa' ? KOA_WEBHOOK_MOUNT : `/** ${mount.note} */
 export const mountWebhook = ${mount.mount};
-${mount.mount === 'fastifyWebhook' ? '\nexport { rawBodyParser };\n' : ''}
+`}${mount.mount === 'fastifyWebhook' ? '\nexport { rawBodyParser };\n' : ''}
 ${factories.join('\n')}`;
 }

@@ -2,21 +2,20 @@
  * Laravel routes finished once every file is known: each route file's own prefix as the app loads
  * it (`bootstrap/app.php` `withRouting(api: …, apiPrefix: 'v2')` in Laravel 11+, the
  * RouteServiceProvider's `Route::prefix('api')->group(base_path('routes/api.php'))` before, a
- * group that `require`s another route file), and each controller action linked to its method in
- * `app/Http/Controllers/**` (PSR-4 from composer.json): the endpoint's span points there so that
- * its duplicate cost is read from the action, and its body fields come from `$request->validate(
- * […])`, a FormRequest's `rules()`, `$request->input('x')`, `$request->x` and `$request->only([…])`.
+ * group that `require`s another route file), and each controller action linked to its method
+ * (PSR-4 from composer.json), in the controller or in a trait or base class of the app it inherits
+ * from (php-classes.ts): the endpoint's span points there so that its duplicate cost is read from
+ * the action, and its body fields come from `$request->validate([…])`, a FormRequest's `rules()`,
+ * `$request->input('x')`, `$request->x` and `$request->only([…])`.
  */
-import { posix } from 'node:path';
 import { joinRoute } from '../route-graph.js';
 import { scanTopLevel } from '../text-scan.js';
 import type { EndpointFinding } from '../types.js';
 import { maskCode } from './code-mask.js';
 import { sliceLines } from './line-patterns.js';
+import { classFile, findMethod, psr4Roots, type Read } from './php-classes.js';
 import { defaultRouteFilePrefix, includedFile, laravelRouteOrigins, laravelRoutes, type LaravelRouteOrigin } from './php-routes.js';
 import { arrayEntries, callChain, phpImports, phpMethod, qualify, splitArguments, stringList, stringValue } from './php-source.js';
-
-type Read = (relPath: string) => string | undefined;
 
 /** Files that load route files: Laravel 11's bootstrap, service providers, and route files themselves. */
 const LOADER = /(?:^|\/)(?:bootstrap\/app\.php|app\/Providers\/[\w/]+\.php|routes\/[\w/.-]+\.php)$/;
@@ -77,40 +76,6 @@ function prefixesOf(file: string, loads: ReadonlyMap<string, Load[]>, seen: Set<
   return [...new Set(out.map((p) => (p === '/' ? '' : p)))];
 }
 
-/** composer.json's PSR-4 roots (`"App\\": "app/"`), `App\` → `app/` when it says nothing. */
-function psr4Roots(read: Read): Array<[string, string]> {
-  try {
-    const composer = JSON.parse(read('composer.json') ?? '{}') as { autoload?: { 'psr-4'?: Record<string, string | string[]> } };
-    const roots = Object.entries(composer.autoload?.['psr-4'] ?? {}).flatMap(([ns, dirs]) => (Array.isArray(dirs) ? dirs : [dirs]).map((dir) => [ns, dir] as [string, string]));
-    if (roots.length > 0) return roots;
-  } catch {
-    // An unreadable composer.json: the Laravel default below.
-  }
-  return [['App\\', 'app/']];
-}
-
-/**
- * The file that declares a class: its PSR-4 path; else the one file whose path ends with the name
- * (`Api/ArticleController.php` for a string controller relative to an unknown namespace), those
- * under `Http/Controllers` preferred. Undefined when none or several fit.
- */
-function classFile(fqcn: string, files: ReadonlySet<string>, roots: ReadonlyArray<[string, string]>): string | undefined {
-  for (const [ns, dir] of roots) {
-    if (!fqcn.startsWith(ns)) continue;
-    const path = posix.join(dir, `${fqcn.slice(ns.length).replace(/\\/g, '/')}.php`);
-    if (files.has(path)) return path;
-  }
-  const parts = fqcn.split('\\');
-  for (let i = 0; i < parts.length; i += 1) {
-    const tail = `/${parts.slice(i).join('/')}.php`;
-    const found = [...files].filter((f) => f.endsWith(tail) || f === tail.slice(1));
-    const preferred = found.length > 1 ? found.filter((f) => /Http\/Controllers\//.test(f)) : found;
-    if (preferred.length === 1) return preferred[0];
-    if (found.length > 1) return undefined;
-  }
-  return undefined;
-}
-
 /** Request accessors that read no body field (`$request->user()`, `$request->headers->…`). */
 const NOT_FIELDS = new Set(['user', 'route', 'ip', 'ips', 'headers', 'query', 'server', 'cookies', 'files', 'attributes', 'request', 'json', 'session', 'method', 'path', 'url', 'fullUrl', 'all', 'validated', 'safe', 'validate', 'input', 'get', 'post', 'only', 'except', 'has', 'filled', 'missing', 'boolean', 'string', 'integer', 'float', 'date', 'enum', 'file', 'hasFile', 'header', 'bearerToken', 'isMethod', 'expectsJson', 'wantsJson', 'ajax', 'merge', 'replace', 'collect', 'keys', 'userAgent', 'fingerprint', 'secure', 'getContent', 'content', 'toArray']);
 
@@ -122,16 +87,22 @@ function ruleKeys(array: string): string[] {
   return [...arrayEntries(array).keys()].map(topField).filter((k) => k && k !== '*');
 }
 
+const ARRAY_LITERAL = /^(?:\[|array\s*\()/;
+
 /**
  * Body fields an action reads: validated keys (`$request->validate([…])`, `$this->validate($r, […])`,
  * `Validator::make($r->all(), […])`), accessor reads and `$request->only([…])`, in first-seen order.
+ * `Validator::make(['id' => $id], […])` checks values the code put together (a route parameter), not
+ * the body: its keys are no fields, and a request value inside it is read as an accessor below.
  */
 function bodyFieldsOf(body: string): string[] {
   const fields: string[] = [];
   for (const m of body.matchAll(/(?:->validate(?:WithBag)?|Validator::make)\s*\(/g)) {
     const [call] = callChain(body, (m.index ?? 0) + m[0].search(/validate|make/));
-    const array = splitArguments(call?.args ?? '').find((a) => /^(?:\[|array\s*\()/.test(a.text));
-    if (array) fields.push(...ruleKeys(array.text));
+    const args = splitArguments(call?.args ?? '');
+    const made = m[0].startsWith('Validator');
+    const array = made ? (ARRAY_LITERAL.test(args[0]?.text ?? '') ? undefined : args[1]) : args.find((a) => ARRAY_LITERAL.test(a.text));
+    if (array && ARRAY_LITERAL.test(array.text)) fields.push(...ruleKeys(array.text));
   }
   const request = String.raw`(?:\$request|\$req|request\(\s*\))`;
   for (const m of body.matchAll(new RegExp(String.raw`${request}->(?:input|get|post|string|str|integer|float|boolean|date|enum|json)\(\s*["']([\w.]+)["']`, 'g'))) fields.push(topField(m[1] ?? ''));
@@ -189,15 +160,13 @@ export function linkLaravelRoutes(endpoints: readonly EndpointFinding[], files: 
     if (!origin.controller || !origin.method) return undefined;
     const key = `${origin.controller}@${origin.method}`;
     if (sites.has(key)) return sites.get(key);
-    const file = classFile(origin.controller, files, roots);
-    const text = file ? read(file) : undefined;
-    const code = file && text ? maskCode(text, 'php') : undefined;
-    const method = code ? phpMethod(code, origin.method) : undefined;
-    // A method the class inherits (a trait, a base controller) is not followed: the action stays "defined elsewhere".
-    const body = code && method ? sliceLines(code, method.start, method.end) : '';
-    const site = file && code && method ? {
-      span: { start: method.start, end: method.end, file },
-      fields: [...new Set([...formRequestFields(method.params, phpImports(code), files, roots, read), ...bodyFieldsOf(body)])],
+    // The action where PHP finds it: the controller, a trait it uses or a base class of the app (php-classes.ts);
+    // one only vendor/ declares (a framework trait) stays "defined elsewhere".
+    const found = findMethod(origin.controller, origin.method, { files, roots, read });
+    const body = found ? sliceLines(found.code, found.method.start, found.method.end) : '';
+    const site = found ? {
+      span: { start: found.method.start, end: found.method.end, file: found.file },
+      fields: [...new Set([...formRequestFields(found.method.params, phpImports(found.code), files, roots, read), ...bodyFieldsOf(body)])],
       verifiesWebhook: WEBHOOK_VERIFICATION.test(body),
     } : undefined;
     sites.set(key, site);

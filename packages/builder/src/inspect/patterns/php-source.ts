@@ -102,7 +102,10 @@ export function className(expr: string): string | undefined {
 export function phpImports(code: string): { namespace: string; imports: Map<string, string> } {
   const namespace = /^\s*namespace\s+([\w\\]+)\s*;/m.exec(code)?.[1] ?? '';
   const imports = new Map<string, string>();
-  for (const match of code.matchAll(/^\s*use\s+([^;(]+);/gm)) {
+  // Imports stand above the class: a `use Trait;` in its body names a trait, not an alias.
+  const declaration = /^[ \t]*(?:(?:abstract|final|readonly)\s+)*(?:class|trait|interface|enum)\s+\w+/m.exec(code);
+  const header = declaration ? code.slice(0, declaration.index) : code;
+  for (const match of header.matchAll(/^\s*use\s+([^;(]+);/gm)) {
     // `use A\{B, C as D};` group imports and plain `use A\B as C;`.
     const group = /^([\w\\]+)\\\{([^}]*)\}$/.exec((match[1] ?? '').trim());
     const names = group ? (group[2] ?? '').split(',').map((n) => `${group[1] ?? ''}\\${n.trim()}`) : (match[1] ?? '').split(',');

@@ -1,5 +1,5 @@
 /**
- * Python by reliable patterns: FastAPI/Flask route decorators (with APIRouter/Blueprint prefixes),
+ * Python by reliable patterns: FastAPI/Flask route decorators (routers, blueprints and their mounts in python-routers.ts),
  * Django REST `@api_view` and class-based view methods (urls.py in python-django-urls.ts), Pydantic
  * models as body shapes, payment SDK calls, consumers (pika, aio-pika, Kafka, NATS, SQS; Celery
  * tasks in python-celery.ts), schedules (Celery beat, APScheduler, schedule: python-schedules.ts),
@@ -16,6 +16,7 @@ import { scanPythonSchedules } from './python-schedules.js';
 import { callText, indentBlockEnd, matchesWithLines, nextLineMatching, sliceLines } from './line-patterns.js';
 import { argsOf, keyword, positional, splitArgs, stringLiteral } from './python-args.js';
 import { djangoFunctionViews, drfClassViews, methodsArgument, mutatingMethods } from './python-django-views.js';
+import { pythonMounts, pythonRouters, type PyRouter } from './python-routers.js';
 
 const METHOD: Record<string, MutatingMethod> = { post: 'POST', put: 'PUT', patch: 'PATCH', delete: 'DELETE' };
 
@@ -43,17 +44,6 @@ const RULES: readonly EffectRule[] = [
   { kind: 'database', value: 'mongodb', pattern: /\bMongoClient\(/ },
   { kind: 'broker', value: 'rabbitmq', pattern: /\b(pika\.BlockingConnection|aio_pika\.connect(_robust)?)\(/ },
 ];
-
-/** Receiver variables bound to an app or router, with the route prefix each adds. */
-function routers(text: string): Map<string, { framework: Framework; prefix: string }> {
-  const out = new Map<string, { framework: Framework; prefix: string }>();
-  for (const { match } of matchesWithLines(text, /^(\w+)\s*=\s*(FastAPI|APIRouter|Flask|Blueprint)\(([^)]*)\)/gm)) {
-    const framework: Framework = match[2] === 'Flask' || match[2] === 'Blueprint' ? 'flask' : 'fastapi';
-    const prefix = /(?:url_)?prefix\s*=\s*["']([^"']*)["']/.exec(match[3] ?? '')?.[1] ?? '';
-    out.set(match[1] ?? '', { framework, prefix });
-  }
-  return out;
-}
 
 /** Base classes whose subclasses are request shapes. */
 const SHAPE_BASES = /^(?:[\w.]*BaseModel|SQLModel|Schema|TypedDict|[\w.]*Serializer|[\w.]*ModelSerializer|Struct)$/;
@@ -85,7 +75,8 @@ function pythonShapes(text: string): Map<string, string[]> {
       if (/^(?:typing\.)?ClassVar\b/.test((m[2] ?? '').trim())) classVars.add(name);
       else if (!/\bread_only\s*=\s*True/.test(m[3] ?? '')) fields.push(name);
     }
-    const inherited = direct ? [] : bases.filter((b) => /^[A-Z]\w*$/.test(b)).map((b) => `...${b}`);
+    // Mixins beside a model base are bases too (`class CustomerUpdateBase(MetadataInputMixin, Schema)`).
+    const inherited = bases.filter((b) => /^[A-Z]\w*$/.test(b) && !SHAPE_BASES.test(b)).map((b) => `...${b}`);
     if (direct || dataclass || inherited.length > 0) {
       shapes.set(match[1] ?? '', [...inherited, ...fields]);
       if (classVars.size > 0) hidden.set(match[1] ?? '', classVars);
@@ -198,7 +189,8 @@ function parameterSources(params: readonly string[]): { bodyTypes: string[]; que
     if (from === 'Query') queryFields.push(name);
     if (from === 'Form' || from === 'File') formFields.push(name);
     if (from) continue;
-    const type = [...annotation.matchAll(/\b([A-Z]\w*)/g)].map((m) => m[1] ?? '').find((t) => !NOT_BODY_TYPE.test(t));
+    // A module-qualified model (`schemas.UserCreate`) keeps its module: the import says which file declares it.
+    const type = [...annotation.matchAll(/\b((?:[a-z_]\w*\.)*)([A-Z]\w*)/g)].filter((m) => !NOT_BODY_TYPE.test(m[2] ?? '')).map((m) => `${m[1] ?? ''}${m[2] ?? ''}`)[0];
     if (type) bodyTypes.push(type);
   }
   return { bodyTypes, queryFields, formFields };
@@ -228,7 +220,7 @@ export function endpoint(text: string, relPath: string, spec: EndpointSpec): End
 }
 
 function scanRoutes(relPath: string, text: string, out: EndpointFinding[]): void {
-  const bound = routers(text);
+  const bound = pythonRouters(text);
   const defaultFramework: Framework = /from fastapi|import fastapi/.test(text) ? 'fastapi' : /from flask|import flask/.test(text) ? 'flask' : 'django';
   for (const { match, line } of matchesWithLines(text, /^[ \t]*@(\w+)\.(post|put|patch|delete)\(\s*["']([^"']*)["']/gm)) {
     const router = bound.get(match[1] ?? '');
@@ -268,7 +260,7 @@ function scanRoutes(relPath: string, text: string, out: EndpointFinding[]): void
  * MethodView's `view_func=RefundAPI.as_view("refund")` (its `post`/`put`/`patch`/`delete`). The
  * handler's body is read when it is defined in the same file.
  */
-function scanRegisteredRoutes(relPath: string, text: string, bound: ReturnType<typeof routers>, defaultFramework: Framework, out: EndpointFinding[]): void {
+function scanRegisteredRoutes(relPath: string, text: string, bound: ReadonlyMap<string, PyRouter>, defaultFramework: Framework, out: EndpointFinding[]): void {
   const defs = new Map<string, PyDef>();
   for (const { match, line } of matchesWithLines(text, /^(?:async\s+)?def (\w+)\(/gm)) defs.set(match[1] ?? '', { line, name: match[1] ?? '' });
   for (const { match, line, index } of matchesWithLines(text, /^[ \t]*(\w+)\.(add_api_route|add_url_rule)\(/gm)) {
@@ -342,18 +334,7 @@ function pythonRouteFacts(relPath: string, text: string): RouteFacts {
   for (const [local, ref] of imports) {
     facts.aliases.push([`${relPath}#${local}`, ref]);
   }
-  for (const { match, line } of matchesWithLines(text, /^[ \t]*(\w+)\.(include_router|register_blueprint)\(\s*([\w.]+)([^)]*)\)/gm)) {
-    const childExpr = match[3] ?? '';
-    const args = match[4] ?? '';
-    const literal = /(?:url_)?prefix\s*=\s*f?["']([^"']*)["']/.exec(args)?.[1];
-    const constant = literal === undefined ? /(?:url_)?prefix\s*=\s*([\w.]+)/.exec(args)?.[1] : undefined;
-    const [head, tail] = childExpr.includes('.') ? [childExpr.slice(0, childExpr.indexOf('.')), childExpr.slice(childExpr.indexOf('.') + 1)] : [childExpr, undefined];
-    const imported = imports.get(head);
-    let child: string | ModuleRef = `${relPath}#${childExpr}`;
-    if (imported && tail) child = { modules: imported.modules.filter((m) => m.endsWith(`/${imported.name}.py`) || m.endsWith(`/${imported.name}/__init__.py`)), name: tail };
-    else if (imported) child = imported;
-    facts.mounts.push({ parent: `${relPath}#${match[1] ?? ''}`, child, prefix: literal ?? (constant ? { constant } : ''), location: formatLocation(relPath, line) });
-  }
+  pythonMounts(relPath, text, imports, facts);
   djangoUrlFacts(relPath, text, facts);
   for (const { match } of matchesWithLines(text, /^[ \t]*([A-Z][A-Z0-9_]*)\s*(?::\s*[\w[\]]+)?\s*=\s*["']([^"']*)["']/gm)) {
     facts.constants.push([match[1] ?? '', match[2] ?? '']);

@@ -14,6 +14,7 @@ import { builderMutations, graphqlInputShapes } from './ts-graphql-builders.js';
 import { graphqlServers } from './ts-graphql-server.js';
 import { nextPagesEndpoints } from './ts-next-pages.js';
 import { collectRouteFacts, nodeOf } from './ts-route-facts.js';
+import { qualifiedShapes } from './ts-shape-imports.js';
 import { parseSource } from './ts-source.js';
 
 // Loaded with this module (the inspector imports it lazily): handlers another module exports.
@@ -40,9 +41,11 @@ const TEST_FILE = /(^|\/)(test|tests|__tests__|spec|e2e)\/|\.(test|spec|e2e-spec
 export function scanTypeScript(relPath: string, text: string, hints: ProjectHints): ScanResult {
   const src = parseSource(relPath, text, hints.modulePaths);
   const findings = emptyFindings();
-  const shapes = declaredShapes(src);
+  const declared = declaredShapes(src);
   // Nexus/Pothos input types: the body shape of a mutation argument typed with one (in any file).
-  for (const [name, fields] of graphqlInputShapes(src)) if (!shapes.has(name)) shapes.set(name, fields);
+  for (const [name, fields] of graphqlInputShapes(src)) if (!declared.has(name)) declared.set(name, fields);
+  // Also by the file declaring them, bases through the file's imports: two modules may declare one name.
+  const shapes = qualifiedShapes(src, declared);
   if (TEST_FILE.test(relPath)) return { findings, shapes };
 
   const framework = fileFramework(src, hints.framework);

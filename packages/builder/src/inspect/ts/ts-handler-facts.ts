@@ -5,6 +5,7 @@
 import ts from 'typescript';
 import type { EndpointFinding } from '../types.js';
 import { bodyFieldsOf, validatedSchemaOf } from './ts-body-fields.js';
+import { qualifiedBodyType } from './ts-shape-imports.js';
 import { chainText, nodeEndLine, nodeLine, type FunctionLike, type ParsedSource } from './ts-source.js';
 
 const WEBHOOK_CALLS = /(webhooks\.constructEvent(Async)?|validateHMAC|verifyWebhookSignature|verifyNotificationHMAC|timingSafeEqual|createHmac|webhooks?\.verify|Webhook\.verify|wh\.verify)$/;
@@ -32,7 +33,9 @@ export function callsWebhookVerifier(fn: FunctionLike | undefined): boolean {
 export function handlerFacts(src: ParsedSource, handler: FunctionLike, boundNames?: readonly string[], file?: string): {
   bodyFields: string[]; bodyType?: string; verifiesSignature: boolean; span: NonNullable<EndpointFinding['span']>;
 } {
-  const bodyType = validatedSchemaOf(handler);
+  // The schema as the handler's own file imports it (the handler may be in a controller module).
+  const schema = validatedSchemaOf(handler);
+  const bodyType = schema && qualifiedBodyType(src, schema);
   return {
     bodyFields: bodyFieldsOf(handler, boundNames),
     ...(bodyType ? { bodyType } : {}),

@@ -24,18 +24,21 @@ const MAX_DEPTH = 3;
 /** How a local name is bound to an imported module: one of its exports, or the whole module (`* as ns`, `require`). */
 export type Binding = { readonly specifier: string; readonly exportName: string } | { readonly specifier: string; readonly whole: 'namespace' | 'module' };
 
-/** What a local name of the file is bound to by an `import` or `require`, or undefined for a name of its own. */
-export function bindingOf(src: ParsedSource, local: string): Binding | undefined {
+/**
+ * What a local name of the file is bound to by an `import` or `require`, or undefined for a name of
+ * its own. `types`: type-only imports count too (a DTO interface), else only values do (a handler).
+ */
+export function bindingOf(src: ParsedSource, local: string, { types = false }: { readonly types?: boolean } = {}): Binding | undefined {
   for (const statement of src.sf.statements) {
     if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
       const specifier = statement.moduleSpecifier.text;
       const clause = statement.importClause;
-      if (!clause || clause.isTypeOnly) continue;
+      if (!clause || (clause.isTypeOnly && !types)) continue;
       if (clause.name?.text === local) return { specifier, exportName: 'default' };
       const named = clause.namedBindings;
       if (named && ts.isNamespaceImport(named) && named.name.text === local) return { specifier, whole: 'namespace' };
       if (named && ts.isNamedImports(named)) {
-        const element = named.elements.find((e) => e.name.text === local && !e.isTypeOnly);
+        const element = named.elements.find((e) => e.name.text === local && (types || !e.isTypeOnly));
         if (element) return { specifier, exportName: element.propertyName?.text ?? local };
       }
     }
@@ -55,7 +58,7 @@ export function bindingOf(src: ParsedSource, local: string): Binding | undefined
 }
 
 /** `'./x'` for `require('./x')`, else undefined. */
-function requiredSpecifier(node: ts.Expression | undefined): string | undefined {
+export function requiredSpecifier(node: ts.Expression | undefined): string | undefined {
   const inner = node ? unwrap(node) : undefined;
   if (!inner || !ts.isCallExpression(inner) || !ts.isIdentifier(inner.expression) || inner.expression.text !== 'require') return undefined;
   const [arg] = inner.arguments;
@@ -114,7 +117,7 @@ const isExported = (node: ts.Node) => hasModifier(node, ts.SyntaxKind.ExportKeyw
 const isDefault = (node: ts.Node) => hasModifier(node, ts.SyntaxKind.DefaultKeyword);
 
 /** `module.exports` or `exports` (`target` 'module'), or `module.exports.x` / `exports.x` (the member's name). */
-function exportsTarget(node: ts.Expression): 'module' | string | undefined {
+export function exportsTarget(node: ts.Expression): 'module' | string | undefined {
   const inner = unwrap(node);
   if (ts.isIdentifier(inner) && inner.text === 'exports') return 'module';
   if (!ts.isPropertyAccessExpression(inner)) return undefined;

@@ -2,7 +2,7 @@
  * The fields a DTO inherits, as shape entries the shape index resolves once every file is known:
  * `class A extends Base` → `...Base`; Nest's mapped types from `@nestjs/swagger` or
  * `@nestjs/mapped-types`: `PartialType(X)` → `...X`, `PickType(X, ['a'] as const)` → `a`,
- * `OmitType(X, ['note'] as const)` → `...X!note` (X's fields but `note`, see shape-index.ts),
+ * `OmitType(X, ['note'] as const)` → `...X!note` (X's fields but `note`, see shape-refs.ts),
  * `IntersectionType(A, B)` → `...A`, `...B`.
  */
 import ts from 'typescript';

@@ -12,12 +12,13 @@ import { declaredConstants, spellPath } from './ts-spelled-paths.js';
 import { staticString } from './ts-values.js';
 import { emptyRouteFacts, type ModuleRef, type PrefixSpec, type RouteFacts } from '../route-graph.js';
 import { emptyNestFacts } from './ts-nest-graph.js';
+import { collectKoaFacts, createsKoaRouter, insideOwnPrefix, koaMount, mountedRouters, servedRouter } from './ts-koa.js';
 import { configuredPrefix, registeredConfig } from './ts-nest-config.js';
 import { collectNestFacts, nestGlobalPrefix, nestVersioning, routerModuleMounts } from './ts-nest-paths.js';
 import { hasModifier, literalText, nodeLocation, propertyValue, unwrap, type ParsedSource } from './ts-source.js';
 
 /** Calls and constructors that create an app or a router, whatever the variable is called. */
-const SERVER_FACTORY = /^(express|Router|express\.Router|Fastify|fastify|Hono|Elysia|Koa|KoaRouter|polka|restify\.createServer|createRouter|OpenAPIHono)$/;
+const SERVER_FACTORY = /^(express|Router|express\.Router|Fastify|fastify|Hono|Elysia|Koa|KoaRouter|SwaggerRouter|polka|restify\.createServer|createRouter|OpenAPIHono)$/;
 
 function calleeText(node: ts.Expression): string {
   const inner = unwrap(node);
@@ -103,16 +104,21 @@ export function nodeOf(src: ParsedSource, receiver: ts.Expression): string {
   if (ts.isIdentifier(root)) {
     const owner = enclosingParamOwner(root);
     if (owner) return `${file}#${functionName(owner) ?? `@fn${owner.pos}`}`;
-    return `${file}#${root.text}`;
+    // A Koa router with a prefix of its own holds its routes inside that prefix (ts-koa.ts).
+    return `${file}#${insideOwnPrefix(src, root.text)}`;
   }
   if (root.kind === ts.SyntaxKind.ThisKeyword) return `${file}#this`;
   const top = chainTop(root);
-  return `${file}#${boundName(top) ?? `@${root.pos}`}`;
+  const bound = boundName(top);
+  return `${file}#${bound ? insideOwnPrefix(src, bound) : `@${root.pos}`}`;
 }
 
 function childRef(src: ParsedSource, node: ts.Expression, namespaces: Map<string, string>): string | ModuleRef | undefined {
   const inner = unwrap(node);
   if (ts.isIdentifier(inner)) return `${src.relPath}#${inner.text}`;
+  // Koa: `api.use(users.routes())` mounts the router `users`.
+  const served = servedRouter(inner);
+  if (served) return childRef(src, served, namespaces);
   if (ts.isPropertyAccessExpression(inner) && ts.isIdentifier(inner.expression)) {
     const ns = namespaces.get(inner.expression.text);
     const modules = ns === undefined ? undefined : src.paths.candidates(src.relPath, ns);
@@ -203,7 +209,7 @@ export function collectRouteFacts(src: ParsedSource): TsRouteFacts {
     }
     if (ts.isVariableDeclaration(node) && node.initializer) {
       const init = unwrap(node.initializer);
-      if (ts.isIdentifier(node.name) && createsServer(init)) serverVars.add(node.name.text);
+      if (ts.isIdentifier(node.name) && (createsServer(init) || createsKoaRouter(src, init))) serverVars.add(node.name.text);
       // const routes = require('./routes') / const { router } = require('./routes')
       if (ts.isCallExpression(init) && calleeText(init.expression) === 'require' && init.arguments[0]) {
         const spec = literalText(init.arguments[0]);
@@ -235,6 +241,7 @@ export function collectRouteFacts(src: ParsedSource): TsRouteFacts {
   };
   visit(src.sf);
   collectNestFacts(src, facts);
+  collectKoaFacts(src, facts);
   facts.constants.push(...declaredConstants(src), ...registeredConfig(src));
   facts.aliases.push(...factoryAliases(src, serverVars));
   return { facts, serverVars };
@@ -288,8 +295,12 @@ function collectCall(src: ParsedSource, node: ts.CallExpression, callee: ts.Prop
     const named = first === undefined && args.length >= 2 && args[0] ? namedPrefix(src, args[0]) : undefined;
     const children = first !== undefined || named ? args.slice(1) : args;
     for (const arg of children) {
-      const child = childRef(src, arg, namespaces);
-      if (child) facts.mounts.push({ parent: parent(), child, prefix: first ?? named ?? '', location });
+      // koa-mount (`app.use(mount('/v1', api))`) mounts at its own path; a loop mounts each router of its list.
+      const mounted = koaMount(src, arg);
+      for (const each of mountedRouters(src, mounted?.child ?? arg)) {
+        const child = childRef(src, each, namespaces);
+        if (child) facts.mounts.push({ parent: parent(), child, prefix: mounted?.prefix ?? first ?? named ?? '', location });
+      }
     }
     return;
   }

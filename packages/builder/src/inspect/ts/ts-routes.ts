@@ -1,5 +1,5 @@
 /**
- * Mutating HTTP routes in Express, Fastify and Hono (`app.post('/x', handler)`,
+ * Mutating HTTP routes in Express, Fastify, Hono and Koa (`app.post('/x', handler)`,
  * `router.route('/x').put(...)`, `fastify.route({ method, url })`, `app.on('POST', '/x')`) and in
  * Next.js app-router route handlers (`app/**\/route.ts` exporting POST/PUT/PATCH/DELETE).
  */
@@ -9,9 +9,12 @@ import { WEBHOOK_PATH } from '../route-graph.js';
 import { thisMethod, thisProperty } from './ts-class-members.js';
 import { functionOf } from './ts-declarations.js';
 import { requestBodyKeys } from './ts-body-fields.js';
+import { qualifiedBodyType } from './ts-shape-imports.js';
 import { callsWebhookVerifier, handlerFacts } from './ts-handler-facts.js';
 import { importedHandler } from './ts-imported-handlers.js';
 import { createsServer } from './ts-route-facts.js';
+import { KOA_MODULES, koaPathIndex } from './ts-koa.js';
+import { middlewareProtection, routeRegistration } from './ts-route-registration.js';
 import { staticString } from './ts-values.js';
 import {
   hasModifier, isFunctionLike, literalText, nodeLocation, propertyValue, rootName, unbound, unwrap,
@@ -22,7 +25,7 @@ const METHODS: Record<string, MutatingMethod> = { post: 'POST', put: 'PUT', patc
 /** Receivers that are HTTP clients, not servers: `axios.post('/x')` must not become an endpoint. */
 const CLIENT_NAMES = /^(axios|got|ky|superagent|request|supertest|agent|fetch|http|https|client|httpClient|api|\$http|undici|needle)$/i;
 const SERVER_NAME = /(^(app|server|router|routes|fastify|api|instance|r|v\d+)$)|(router|app|server|routes)$/i;
-const HTTP_MODULES: Array<[RegExp, Framework]> = [[/^fastify/, 'fastify'], [/^(hono|@hono\/)/, 'hono'], [/^express/, 'express']];
+const HTTP_MODULES: Array<[RegExp, Framework]> = [[/^fastify/, 'fastify'], [/^(hono|@hono\/)/, 'hono'], [KOA_MODULES, 'koa'], [/^express/, 'express']];
 
 /**
  * The framework a file's routes belong to: its own imports first, then the project's.
@@ -32,7 +35,7 @@ export function fileFramework(src: ParsedSource, projectFramework: Framework | u
   for (const [pattern, framework] of HTTP_MODULES) {
     if ([...src.modules].some((m) => pattern.test(m))) return framework;
   }
-  return projectFramework === 'express' || projectFramework === 'fastify' || projectFramework === 'hono' ? projectFramework : undefined;
+  return projectFramework === 'express' || projectFramework === 'fastify' || projectFramework === 'hono' || projectFramework === 'koa' ? projectFramework : undefined;
 }
 
 /** Parameter types that are an app or router (`(app: FastifyInstance) => …`). */
@@ -72,7 +75,8 @@ function isServerReceiver(receiver: ts.Expression, serverVars: ReadonlySet<strin
 }
 
 /** Calls that return the app or router they are made on, so further routes chain on it (Hono, Express). */
-const CHAINABLE = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'on', 'use', 'route', 'basePath', 'options', 'head']);
+// Koa's router also chains `del`, `param` and `prefix`.
+const CHAINABLE = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'on', 'use', 'route', 'basePath', 'options', 'head', 'param', 'prefix']);
 const MAX_CHAIN = 64;
 
 /** `new Hono().get('/', h).post(…)` or `app.post('/a', h).post('/b', h)`: a chain of route calls on a server. */
@@ -125,7 +129,8 @@ export function endpointFinding(src: ParsedSource, spec: {
 }): EndpointFinding {
   const { handler } = spec;
   const facts = handler ? handlerFacts(src, handler, spec.boundNames) : undefined;
-  const bodyType = spec.bodyType ?? facts?.bodyType;
+  // The type as this file names it, qualified by the module its import leads to.
+  const bodyType = spec.bodyType !== undefined ? qualifiedBodyType(src, spec.bodyType) : facts?.bodyType;
   const handlerImport = !handler && spec.handlerNode ? importedHandler(src, spec.handlerNode) : undefined;
   return {
     method: spec.method,
@@ -176,7 +181,8 @@ function middlewareSchema(middleware: readonly ts.Expression[]): { type?: string
     if (!ts.isCallExpression(inner) || !VALIDATING_MIDDLEWARE.test(calleeName(inner.expression)) || !inner.arguments[0]) continue;
     const first = unwrap(inner.arguments[0]);
     if (ts.isIdentifier(first)) return { type: first.text };
-    if (ts.isPropertyAccessExpression(first)) return { type: first.name.text };
+    // `userValidation.createUser`: the namespace says which module's `createUser` (ts-shape-imports.ts).
+    if (ts.isPropertyAccessExpression(first)) return { type: ts.isIdentifier(first.expression) ? `${first.expression.text}.${first.name.text}` : first.name.text };
     const fields = requestBodyKeys(first);
     if (fields.length > 0) return { fields };
   }
@@ -211,25 +217,35 @@ export function routeCallEndpoints(src: ParsedSource, call: ts.CallExpression, f
   }
   if (!isServerReceiver(receiver, serverVars)) return [];
   if (METHODS[name] && args.length >= 2) {
-    const route = staticString(src, args[0]);
+    // Koa names a route before its path: `router.post('create-user', '/users', handler)`.
+    const pathAt = framework === 'koa' ? koaPathIndex(src, args) : 0;
+    const route = staticString(src, args[pathAt]);
     if (route === undefined || !(route.startsWith('/') || route === '*') || !last || !isHandlerArg(last)) return [];
     const handler = resolveHandler(src, last);
+    const middleware = args.slice(pathAt + 1, -1);
     // Fastify route options: `{ schema: { body: OrderSchema } }` names the body's shape.
-    const options = args.slice(1, -1).map((arg) => unwrap(arg)).find((arg) => ts.isObjectLiteralExpression(arg));
+    const options = middleware.map((arg) => unwrap(arg)).find((arg) => ts.isObjectLiteralExpression(arg));
     const schemaBody = options ? unwrap(propertyValue(propertyValue(options, 'schema') ? unwrap(propertyValue(options, 'schema') as ts.Expression) : undefined, 'body') ?? options) : undefined;
-    const validated = middlewareSchema(args.slice(1, -1));
+    const validated = middlewareSchema(middleware);
     const schemaType = schemaBody && schemaBody !== options && ts.isIdentifier(schemaBody) ? schemaBody.text : validated.type;
     const schemaProps = schemaBody && schemaBody !== options && ts.isObjectLiteralExpression(schemaBody) ? propertyValue(schemaBody, 'properties') : undefined;
     const inlineFields = schemaProps && ts.isObjectLiteralExpression(schemaProps)
       ? schemaProps.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : [])) : validated.fields ?? [];
-    const verifiedBy = args.slice(1, -1).flatMap((arg) => {
+    const verifiedBy = middleware.flatMap((arg) => {
       const inner = unwrap(arg);
       // Fastify route options: `{ preHandler: verifySignature }` runs before the handler.
       if (ts.isObjectLiteralExpression(inner)) return ['preHandler', 'onRequest', 'preValidation'].map((hook) => resolveHandler(src, propertyValue(inner, hook)));
       return [resolveHandler(src, arg)];
     });
     const found = endpointFinding(src, { method: METHODS[name], route, framework, at, handler, name: handlerName(last, handler), handlerNode: last, verifiedBy, ...(schemaType ? { bodyType: schemaType } : {}) });
-    return [inlineFields.length > 0 ? { ...found, bodyFields: [...new Set([...found.bodyFields, ...inlineFields])] } : found];
+    const protection = middlewareProtection(src, middleware);
+    const registration = framework === 'koa' ? routeRegistration(src, call) : undefined;
+    return [{
+      ...found,
+      ...(inlineFields.length > 0 ? { bodyFields: [...new Set([...found.bodyFields, ...inlineFields])] } : {}),
+      ...(protection ? { protection } : {}),
+      ...(registration ? { registration } : {}),
+    }];
   }
   if (name === 'route' && args.length === 1 && ts.isObjectLiteralExpression(unwrap(args[0] as ts.Expression))) {
     const options = args[0];

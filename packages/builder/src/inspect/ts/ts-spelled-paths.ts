@@ -74,7 +74,9 @@ export function spellPath(src: ParsedSource, node: ts.Expression, depth = 0): Sp
     const enumValue = rest.length === 0 ? enumMember(src, chain.root.text, first) : undefined;
     if (enumValue) return spellPath(src, enumValue, depth + 1);
     let current: ts.Expression = valueOf(src, chain.root);
-    if (current === chain.root) {
+    // `const config = require('../config')` names a module as an import does.
+    const required = ts.isCallExpression(current) && ts.isIdentifier(current.expression) && current.expression.text === 'require';
+    if (current === chain.root || required) {
       // An imported object: its properties are looked up in the module that declares it.
       return src.bindings.has(chain.root.text) ? [{ node: `${src.relPath}#${chain.root.text}`, path: chain.keys, text: inner.getText(src.sf) }] : undefined;
     }

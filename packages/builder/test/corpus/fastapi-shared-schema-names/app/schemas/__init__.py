@@ -1,0 +1,3 @@
+from .addresses import AddressIn
+
+__all__ = ["AddressIn"]

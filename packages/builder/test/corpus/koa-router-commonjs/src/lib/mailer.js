@@ -1,0 +1,3 @@
+const nodemailer = require('nodemailer');
+
+module.exports = nodemailer.createTransport({ host: process.env.SMTP_HOST, port: 587 });

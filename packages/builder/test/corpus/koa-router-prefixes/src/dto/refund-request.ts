@@ -1,0 +1,4 @@
+export interface RefundRequest {
+  amount: number;
+  reason: string;
+}
