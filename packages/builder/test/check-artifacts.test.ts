@@ -74,15 +74,23 @@ describe('checkAgainstArtifacts', () => {
     expect(md.replace('problem:fingerprint_mismatch', 'problem:conflict').split('\n')[(violations[0]?.line ?? 1) - 1]).toContain('problem:conflict');
   });
 
-  it('fails when a listed or embedded artifact is missing or differs', async () => {
-    const { code, html } = await generated('express-postgres-stripe', 'missing');
+  it('fails when a listed or embedded artifact is missing or differs, in HTML and Markdown', async () => {
+    const { code, html, md } = await generated('express-postgres-stripe', 'missing');
     rmSync(join(code, 'cleanup.ts'));
     const file = join(code, 'fingerprints.ts');
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nexport const extra = 1;\n`);
-    const violations = checkAgainstArtifacts(html, 'html', code);
-    expect(checks(violations)).toEqual(['artifact-differs', 'artifact-missing']);
-    expect(violations.find((v) => v.check === 'artifact-missing')?.message).toContain('cleanup.ts');
-    expect(violations.find((v) => v.check === 'artifact-differs')?.message).toContain('fingerprints.ts');
+    // A long file sits in a collapsed section; an edit to it must be caught as well.
+    const adapter = join(code, 'express.ts');
+    expect(md).toMatch(/\*express\.ts\*\n\n<details><summary>/);
+    writeFileSync(adapter, readFileSync(adapter, 'utf8').replace('newKeysPerWindow: 100', 'newKeysPerWindow: 7'));
+    for (const [document, format] of [[html, 'html'], [md, 'md']] as const) {
+      const violations = checkAgainstArtifacts(document, format, code);
+      expect(checks(violations), format).toEqual(['artifact-differs', 'artifact-missing']);
+      expect(violations.find((v) => v.check === 'artifact-missing')?.message, format).toContain('cleanup.ts');
+      const differs = violations.filter((v) => v.check === 'artifact-differs').map((v) => v.message);
+      expect(differs.some((m) => m.includes('fingerprints.ts')), format).toBe(true);
+      expect(differs.some((m) => m.includes('express.ts')), format).toBe(true);
+    }
     expect(checks(checkAgainstArtifacts(html, 'html', join(code, 'nowhere')))).toEqual(['artifact-missing']);
   });
 

@@ -60,6 +60,13 @@ function inlineText(token: Token | undefined): string {
 }
 
 /**
+ * The renderer's fold around a long block (render/markdown.ts writes `<details><summary>…</summary>`
+ * before it and `</details>` after): layout, not text. Read as a paragraph, it would stand between
+ * an embedded file's caption and its code, and the file would go unchecked.
+ */
+const MARKDOWN_FOLD = /^(?:<details><summary>[\s\S]*?<\/summary>|<\/details>)$/;
+
+/**
  * Reads Markdown with markdown-it (the same parser the HTML side of the ecosystem uses).
  * @example markdownTree(readFileSync('design.md', 'utf8')).sections[0].title
  */
@@ -79,7 +86,7 @@ export function markdownTree(text: string): DocumentTree {
       flat.push({ kind: 'row', cells: row, header });
       row = undefined;
     } else if (token.type === 'fence' || token.type === 'code_block') flat.push({ kind: 'code', text: token.content });
-    else if (token.type === 'inline' && !row && tokens[i - 1]?.type !== 'heading_open') flat.push({ kind: 'text', text: inlineText(token) });
+    else if (token.type === 'inline' && !row && tokens[i - 1]?.type !== 'heading_open' && !MARKDOWN_FOLD.test(token.content.trim())) flat.push({ kind: 'text', text: inlineText(token) });
   }
   const marker = new RegExp(`<!--\\s*${MARKER_PREFIX}\\s+(\\{[\\s\\S]*?\\})\\s*-->`).exec(text);
   return { sections: nest(flat), meta: parseMeta(marker?.[1]) };
