@@ -41,6 +41,29 @@ describe('modulePathsOf', () => {
     expect(paths.candidates('apps/api/routes.js', '@app/controllers/orders')).toBeUndefined();
   });
 
+  it('reaches a monorepo’s own packages by name: their exports map, else main or the subpath itself', () => {
+    const monorepo = new Set(['packages/auth/server/index.ts', 'packages/auth/server/routes/pass.ts', 'packages/lib/src/index.ts', 'packages/lib/utils/env.ts', 'packages/db/src/client.ts']);
+    const configs = [
+      { relPath: 'package.json', text: '{ "name": "monorepo", "private": true, "workspaces": ["packages/*"] }' },
+      // No exports: the package's folder answers its subpaths, `main` its bare name.
+      { relPath: 'packages/auth/package.json', text: '{ "name": "@acme/auth", "main": "./index.ts" }' },
+      { relPath: 'packages/lib/package.json', text: '{ "name": "@acme/lib" }' },
+      // An exports map decides alone, conditions included (`types` names the source here).
+      { relPath: 'packages/db/package.json', text: '{ "name": "@acme/db", "exports": { ".": { "types": "./src/client.ts", "default": "./dist/client.js" }, "./internal/*": "./src/*.ts" } }' },
+    ];
+    const paths = modulePathsOf(configs, monorepo, () => undefined);
+    expect(paths.candidates('apps/web/server.ts', '@acme/auth/server')).toEqual(['packages/auth/server/index.ts']);
+    expect(paths.candidates('apps/web/server.ts', '@acme/auth/server/routes/pass')).toEqual(['packages/auth/server/routes/pass.ts']);
+    expect(paths.candidates('apps/web/server.ts', '@acme/lib')).toEqual(['packages/lib/src/index.ts']);
+    expect(paths.candidates('apps/web/server.ts', '@acme/lib/utils/env')).toEqual(['packages/lib/utils/env.ts']);
+    expect(paths.candidates('apps/web/server.ts', '@acme/db')).toEqual(['packages/db/src/client.ts']);
+    expect(paths.candidates('apps/web/server.ts', '@acme/db/internal/client')).toEqual(['packages/db/src/client.ts']);
+    // Not exported: unreachable, as Node says.
+    expect(paths.candidates('apps/web/server.ts', '@acme/db/src/client')).toBeUndefined();
+    expect(paths.candidates('apps/web/server.ts', '@acme/other')).toBeUndefined();
+    expect(paths.candidates('apps/web/server.ts', 'hono')).toBeUndefined();
+  });
+
   it("reads package.json subpath imports, also under conditions", () => {
     const paths = modulePathsOf([{ relPath: 'package.json', text: '{ "imports": { "#controllers/*": "./src/controllers/*.js", "#db": { "types": "./src/shared/db.d.ts", "default": "./src/shared/db.js" } } }' }], files, () => undefined);
     expect(paths.candidates('src/routes/a.ts', '#controllers/orders')).toEqual(['src/controllers/orders.ts']);
@@ -50,6 +73,19 @@ describe('modulePathsOf', () => {
 });
 
 describe('handlers and routers behind path mappings', () => {
+  it('mounts a router a workspace package exports, under the prefix the app gives it', async () => {
+    const found = await inspectCodebase(project({
+      'package.json': '{ "name": "monorepo", "private": true, "workspaces": ["apps/*", "packages/*"] }',
+      'apps/web/package.json': '{ "name": "@acme/web", "dependencies": { "hono": "^4.6.0", "@acme/auth": "*" } }',
+      'apps/web/server/router.ts': "import { Hono } from 'hono';\nimport { auth } from '@acme/auth/server';\nconst app = new Hono();\napp.route('/api/auth', auth);\nexport default app;\n",
+      'packages/auth/package.json': '{ "name": "@acme/auth", "dependencies": { "hono": "^4.6.0" } }',
+      'packages/auth/server/index.ts': "import { Hono } from 'hono';\nimport { passkeyRoute } from './routes/passkey';\nexport const auth = new Hono().route('/passkey', passkeyRoute);\n",
+      // The first route is made on `new Hono()` itself.
+      'packages/auth/server/routes/passkey.ts': "import { Hono } from 'hono';\nexport const passkeyRoute = new Hono()\n  /** Authorize. */\n  .post('/authorize', async (c) => c.json(await db.session.create({ data: {} })))\n  .post('/register', async (c) => c.json(await db.passkey.create({ data: {} })));\n",
+    }));
+    expect(found.endpoints.map((e) => `${e.method} ${e.route}`).sort()).toEqual(['POST /api/auth/passkey/authorize', 'POST /api/auth/passkey/register']);
+  });
+
   it('reads a controller imported through tsconfig paths, and mounts a router imported through a subpath import', async () => {
     const dir = project({
       'package.json': '{ "name": "x", "type": "module", "imports": { "#routes/*": "./src/routes/*.js" }, "dependencies": { "express": "^4.19.2" } }',

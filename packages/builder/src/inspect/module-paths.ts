@@ -5,6 +5,11 @@
  * route file's `import { create } from '@/controllers/orders'` reaches the controller as a
  * relative import does. A specifier no mapping covers is a package: no candidates.
  *
+ * A monorepo's own packages are imports too: `import { auth } from '@acme/auth/server'` names
+ * the workspace package whose package.json says `"name": "@acme/auth"`, and reaches the file its
+ * `exports` map (or `main`, or the subpath itself) gives — what the package manager's symlink in
+ * node_modules leads to.
+ *
  * Each file takes the configuration of its nearest folder that has one, as the compiler and Node
  * do for a project per folder. A mapped specifier's candidates are only the files the walk found,
  * so a mapping to something outside the repository, or a package name under a `baseUrl`, resolves
@@ -98,6 +103,51 @@ function importTarget(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Every string target of an `exports` entry, most likely source first (`types` often names the `.ts` source in a monorepo). */
+function exportTargets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(exportTargets);
+  if (!value || typeof value !== 'object') return [];
+  const conditions = value as Record<string, unknown>;
+  const order = ['types', 'import', 'require', 'node', 'default', ...Object.keys(conditions)];
+  return [...new Set(order.flatMap((name) => (name in conditions ? exportTargets(conditions[name]) : [])))];
+}
+
+/** A workspace package: its folder and where its specifiers lead (`exports`, else `main`/`types`, else the subpath). */
+interface WorkspacePackage {
+  readonly dir: string;
+  /** `exports` as mappings keyed by the full specifier (`@acme/auth/server`); empty without `exports`. */
+  readonly exports: readonly Mapping[];
+  /** Where the bare name leads without `exports`: `main`, `types`, `index`. */
+  readonly entries: readonly string[];
+}
+
+function workspacePackage(relPath: string, text: string): [string, WorkspacePackage] | undefined {
+  const manifest = parseJsonc(text) as { name?: unknown; exports?: unknown; main?: unknown; types?: unknown } | undefined;
+  if (typeof manifest?.name !== 'string' || manifest.name === '') return undefined;
+  const name = manifest.name;
+  const dir = posix.dirname(relPath);
+  const raw = manifest.exports;
+  // `"exports": "./src/index.ts"` or conditions without subpaths both mean the package's root.
+  const subpaths = raw && typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).some((key) => key.startsWith('.'))
+    ? Object.entries(raw as Record<string, unknown>)
+    : raw === undefined ? [] : [['.', raw] as [string, unknown]];
+  const exports = subpaths.flatMap(([key, value]) => {
+    const targets = exportTargets(value).filter((target) => target.startsWith('./'));
+    const mapping = key.startsWith('.') ? mappingOf(posix.join(name, key), targets, dir) : undefined;
+    return mapping ? [mapping] : [];
+  });
+  const entries = [manifest.main, manifest.types].filter((entry): entry is string => typeof entry === 'string').map((entry) => posix.normalize(posix.join(dir, entry)));
+  return [name, { dir, exports, entries: [...entries, posix.join(dir, 'index'), posix.join(dir, 'src/index')] }];
+}
+
+/** The package a specifier names (`@scope/name/sub` → `@scope/name`), or undefined. */
+function packageName(specifier: string): string | undefined {
+  const parts = specifier.split('/');
+  if (specifier.startsWith('@')) return parts.length >= 2 ? `${parts[0]}/${parts[1]}` : undefined;
+  return parts[0] || undefined;
+}
+
 function subpathImports(relPath: string, text: string): Mapping[] {
   const manifest = parseJsonc(text) as { imports?: unknown } | undefined;
   if (!manifest?.imports || typeof manifest.imports !== 'object') return [];
@@ -145,6 +195,7 @@ export function modulePathsOf(configs: readonly ConfigFile[], files: ReadonlySet
   const readAny = (relPath: string) => texts.get(relPath) ?? read(relPath);
   const compiler = new Map<string, FolderConfig>();
   const packages = new Map<string, readonly Mapping[]>();
+  const workspace = new Map<string, WorkspacePackage>();
   // Repository-relative module paths → the project's files among their candidates (`.js` written for `.ts`, `index` files).
   const expand = (paths: readonly string[]): string[] | undefined => {
     const found = paths.flatMap((path) => tsModuleCandidates('./_', `./${path}`)).filter((candidate) => files.has(candidate));
@@ -157,8 +208,25 @@ export function modulePathsOf(configs: readonly ConfigFile[], files: ReadonlySet
     if (CONFIG_NAMES.has(name) && !(name === 'jsconfig.json' && texts.has(posix.join(dir, 'tsconfig.json')))) {
       compiler.set(dir, compilerPaths(config.relPath, readAny));
     }
-    if (name === 'package.json') packages.set(dir, subpathImports(config.relPath, config.text));
+    if (name === 'package.json') {
+      packages.set(dir, subpathImports(config.relPath, config.text));
+      const declared = workspacePackage(config.relPath, config.text);
+      // The first in walk order wins, as a package manager refuses two packages of one name.
+      if (declared && !workspace.has(declared[0])) workspace.set(...declared);
+    }
   }
+  /** A workspace package's file for a specifier, as its `exports` (or, without them, its folder) says. */
+  const workspaceModule = (specifier: string): string[] | undefined => {
+    const name = packageName(specifier);
+    const declared = name === undefined ? undefined : workspace.get(name);
+    if (!declared || name === undefined) return undefined;
+    if (declared.exports.length > 0) {
+      const targets = match(declared.exports, specifier);
+      return targets && expand(targets);
+    }
+    const subpath = specifier.slice(name.length + 1);
+    return expand(subpath === '' ? declared.entries : [posix.join(declared.dir, subpath), posix.join(declared.dir, 'src', subpath)]);
+  };
   return {
     candidates(fromFile, specifier) {
       if (specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..') return tsModuleCandidates(fromFile, specifier);
@@ -167,12 +235,13 @@ export function modulePathsOf(configs: readonly ConfigFile[], files: ReadonlySet
         return targets && expand(targets);
       }
       const folder = nearest(compiler, fromFile);
-      if (!folder) return undefined;
-      // As the compiler does: a mapping that reaches no file falls through to baseUrl.
-      const targets = match(folder.mappings, specifier);
+      // As the compiler does: a mapping that reaches no file falls through to baseUrl, then to node_modules
+      // (where a workspace package is linked).
+      const targets = folder && match(folder.mappings, specifier);
       const mapped = targets && expand(targets);
       if (mapped) return mapped;
-      return folder.baseUrl !== undefined ? expand([posix.join(folder.baseUrl, specifier)]) : undefined;
+      const underBase = folder?.baseUrl !== undefined ? expand([posix.join(folder.baseUrl, specifier)]) : undefined;
+      return underBase ?? workspaceModule(specifier);
     },
   };
 }

@@ -61,6 +61,8 @@ function rootIdentifier(node: ts.Expression): ts.Identifier | undefined {
 function isServerReceiver(receiver: ts.Expression, serverVars: ReadonlySet<string> = new Set()): boolean {
   const inner = unwrap(receiver);
   if (ts.isCallExpression(inner)) return chainsOnServer(inner, serverVars);
+  // The first route of `new Hono().post(…).post(…)` is made on the construction itself.
+  if (ts.isNewExpression(inner)) return createsServer(inner);
   // A route class's member (`router = Router()`, `router: Router` set in the constructor).
   const member = thisProperty(inner);
   if (member) return (member.init !== undefined && createsServer(member.init)) || (member.type !== undefined && SERVER_TYPE.test(member.type.getText()));
