@@ -173,10 +173,12 @@ describe.skipIf(!available)('postgres claim under READ COMMITTED', () => {
     const counting = countingQueryable(pool);
     const store = await freshStore('plain', counting as never);
     let reclaimedVersion = 0;
+    // The first lease must outlive the second step even on a loaded machine: a lapsed lease there
+    // makes the "in progress" claim a reclaim (with the default, long lease), and the third step finds it live.
     const steps: [string, () => Promise<unknown>][] = [
-      ['claim absent', () => store.claim(claimInput('rt', { leaseMs: 40 }))],
-      ['claim live (in progress)', () => store.claim(claimInput('rt'))],
-      ['reclaim after the lease', async () => (await sleep(60), (reclaimedVersion = soleWinner([await store.claim(claimInput('rt'))]).lockVersion))],
+      ['claim absent', () => store.claim(claimInput('rt', { leaseMs: 1_000 }))],
+      ['claim live (in progress)', async () => expect((await store.claim(claimInput('rt'))).outcome).toBe('existing')],
+      ['reclaim after the lease', async () => (await sleep(1_100), (reclaimedVersion = soleWinner([await store.claim(claimInput('rt'))]).lockVersion))],
       ['complete', () => store.complete({ key: 'rt', scope: 'user-1', lockVersion: reclaimedVersion, ttlMs: 60_000, response: { statusCode: 201, headers: null, body: new Uint8Array([7]), encoding: 'bytes' } })],
       ['claim completed (replay)', () => store.claim(claimInput('rt'))],
     ];
