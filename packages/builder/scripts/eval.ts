@@ -25,6 +25,8 @@ export interface TruthEndpoint {
   readonly file?: string;
   /** GraphQL: the operation on the shared endpoint (`mutation createOrder`); `route` is the endpoint's path. */
   readonly operation?: string;
+  /** Next.js server action: the function's name; `route` is `/*`, the URL of whichever page renders it. */
+  readonly serverAction?: string;
 }
 
 export interface GroundTruth extends EffectsTruth {
@@ -79,8 +81,9 @@ export function routeKey(method: string, route: string, operation?: string): str
 export function scoreFixture(name: string, inspection: Inspection, truth: GroundTruth, ms: number): FixtureScore {
   const byFile = truth.endpoints.some((e) => e.file);
   const at = (file: string | undefined): string => (byFile ? ` @ ${file ?? ''}` : '');
-  const found = new Map(inspection.endpoints.map((e) => [routeKey(e.method, e.route, e.operation) + at(e.location.replace(/:\d+$/, '')), e]));
-  const expected = new Map(truth.endpoints.map((e) => [routeKey(e.method, e.route, e.operation) + at(e.file), e]));
+  // Server actions share the route `/*` and differ by name, as GraphQL operations share their endpoint.
+  const found = new Map(inspection.endpoints.map((e) => [routeKey(e.method, e.route, e.operation ?? (e.serverAction && `server action ${e.serverAction.name}`)) + at(e.location.replace(/:\d+$/, '')), e]));
+  const expected = new Map(truth.endpoints.map((e) => [routeKey(e.method, e.route, e.operation ?? (e.serverAction && `server action ${e.serverAction}`)) + at(e.file), e]));
   const matched = [...expected.keys()].filter((k) => found.has(k));
   const fabricated: string[] = [];
   const webhookErrors: string[] = [];

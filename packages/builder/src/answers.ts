@@ -83,6 +83,13 @@ export const actionSchema = z.object({
    * operation shares: protected around its resolver, never by route middleware.
    */
   operation: z.string().regex(/^mutation [A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  /**
+   * Next.js server action: the function's name. Next posts it to any page's URL (`route` is `/*`)
+   * with no Idempotency-Key header, so it is wrapped with makeIdempotent, keyed by a form field.
+   */
+  serverAction: z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/).optional(),
+  /** Server action: the call that reads the signed-in user, as the code writes it (`supabase.auth.getUser()`); the scope comes from it. */
+  principalCall: z.string().regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*\(\)$/).optional(),
   /** Consumers: the queue/subject/topic; cron: the schedule. */
   channel: z.string().optional(),
   /**

@@ -109,7 +109,9 @@ describe('the document on Koa', () => {
       const koa = join(workspace.dir, 'koa.ts');
       const original = model.artifacts.find((a) => a.path === 'koa.ts')?.content ?? '';
       writeFileSync(koa, original.replace('?.user?.email;', '?.user?.id;').replace(REGISTRATION, REGISTRATION.replace('bodyParser(), ', '')));
-      expect(checkAgainstArtifacts(markdown, 'md', workspace.dir).map((v) => v.check)).toEqual(['koa', 'koa']);
+      // Both formats: the embedded copy no longer matches (artifact-differs), and each Koa claim is contradicted.
+      expect(checkAgainstArtifacts(markdown, 'md', workspace.dir).map((v) => v.check)).toEqual(['artifact-differs', 'koa', 'koa']);
+      expect(checkAgainstArtifacts(html, 'html', workspace.dir).map((v) => v.check)).toEqual(['artifact-differs', 'koa', 'koa']);
     } finally {
       workspace.remove();
     }

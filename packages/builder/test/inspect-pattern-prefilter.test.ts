@@ -29,6 +29,8 @@ const SAMPLES: Record<string, string> = {
   'routes/class_view.py': 'class RefundView(APIView):\n    def post(self, request):\n        return None\n',
   'routes/viewset.py': 'class OrderViewSet(viewsets.ModelViewSet):\n    def create(self, request):\n        return None\n',
   'routes/mixin.py': 'class CaptureEndpoint(CreateModelMixin, GenericAPIView):\n    def post(self, request):\n        return None\n',
+  'routes/ninja_operation.py': 'from ninja import NinjaAPI\napi = NinjaAPI()\n@api.api_operation(["PATCH"], "/orders/{order_id}")\ndef amend(req, order_id: int):\n    return None\n',
+  'routes/litestar_handler.py': 'from litestar import post\n@post("/orders")\nasync def create(data: dict) -> None:\n    return None\n',
   'pay/stripe_sdk.py': 'def charge(c):\n    return stripe.Refund.create(charge=c)\n',
   'pay/stripe_client.py': 'def charge(client, c):\n    return client.v1.refunds.create(params={"charge": c})\n',
   'pay/adyen_sdk.py': 'import Adyen\ndef pay(a, body):\n    return a.checkout.payments_api.payments(body)\n',

@@ -9,8 +9,9 @@ import { DEFAULT_PROBLEM_TYPE_BASE, PROBLEMS, problemStatus, type ProblemCode } 
 import { runtimeKeyRule } from '../design/sections/key-rules.js';
 import { formatMs } from '../design/plan/durations.js';
 import { htmlTree, markdownTree, type DocBlock, type DocSection } from './document-tree.js';
+import { serverActionViolations } from './server-action-claims.js';
 
-export type TruthCheck = 'artifact-missing' | 'artifact-differs' | 'statement' | 'policy' | 'problem' | 'encryption' | 'key-validation' | 'transactional' | 'koa';
+export type TruthCheck = 'artifact-missing' | 'artifact-differs' | 'statement' | 'policy' | 'problem' | 'encryption' | 'key-validation' | 'transactional' | 'koa' | 'server-action';
 
 export interface TruthViolation {
   readonly check: TruthCheck;
@@ -310,5 +311,6 @@ export function checkAgainstArtifacts(raw: string, format: 'html' | 'md', codeDi
     ...problemViolations(blocks, policies, raw),
     ...claimViolations(blocks, code, raw),
     ...koaViolations(blocks, codeDir, files, raw),
+    ...serverActionViolations(blocks, codeDir, files, raw, lineOf),
   ];
 }

@@ -80,7 +80,7 @@ function matchesAllow(allow: readonly string[], violation: AuditViolation): bool
 
 function entryViolation(endpoint: EndpointFinding, includeWrites: boolean): AuditViolation | undefined {
   const level = endpoint.cost?.level ?? 'write';
-  const subject = `${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : ''}`;
+  const subject = `${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : endpoint.serverAction ? ` server action ${endpoint.serverAction.name}` : ''}`;
   if (endpoint.protection) return undefined;
   if (endpoint.webhook) {
     return {
@@ -92,7 +92,7 @@ function entryViolation(endpoint: EndpointFinding, includeWrites: boolean): Audi
   if (!fails) return undefined;
   return {
     kind: 'unprotected-entry-point', subject, location: endpoint.location, cost: `${level}: ${endpoint.cost?.evidence.join('; ') ?? 'writes'}`,
-    fix: `Protect ${subject} ${endpoint.operation ? "by wrapping its resolver with the runtime's makeIdempotent (/functions) keyed by the mutation's idempotencyKey argument — route middleware on the shared GraphQL endpoint cannot tell operations apart" : "with the runtime's middleware keyed by the Idempotency-Key header"} (fingerprint: ${endpoint.bodyFields.length > 0 ? endpoint.bodyFields.filter((f) => !(endpoint.secretFields ?? []).includes(f)).join(', ') : 'the canonical JSON of the whole body'}), or allow-list it with a reason.`,
+    fix: `Protect ${subject} ${endpoint.serverAction ? "by wrapping the action with the runtime's makeIdempotent (/functions) keyed by an idempotencyKey form field the page generates once per render — a server action has no route and no Idempotency-Key header" : endpoint.operation ? "by wrapping its resolver with the runtime's makeIdempotent (/functions) keyed by the mutation's idempotencyKey argument — route middleware on the shared GraphQL endpoint cannot tell operations apart" : "with the runtime's middleware keyed by the Idempotency-Key header"} (fingerprint: ${endpoint.bodyFields.length > 0 ? endpoint.bodyFields.filter((f) => !(endpoint.secretFields ?? []).includes(f)).join(', ') : 'the canonical JSON of the whole body'}), or allow-list it with a reason.`,
   };
 }
 

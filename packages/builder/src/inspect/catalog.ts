@@ -42,6 +42,8 @@ const EXACT: Record<Ecosystem, Record<string, CatalogEntry>> = {
   },
   python: {
     fastapi: fw('fastapi'), flask: fw('flask'), django: fw('django'), djangorestframework: fw('django'),
+    // Django Ninja runs inside Django (its generated code is Django's); Litestar is no generator target.
+    'django-ninja': fw('django'), litestar: fw('other'),
     psycopg: db('postgresql'), psycopg2: db('postgresql'), 'psycopg2-binary': db('postgresql'), asyncpg: db('postgresql'),
     pymysql: db('mysql'), mysqlclient: db('mysql'), aiomysql: db('mysql'), mariadb: db('mariadb'),
     aiosqlite: db('sqlite'), redis: db('redis'), pymongo: db('mongodb'), motor: db('mongodb'),

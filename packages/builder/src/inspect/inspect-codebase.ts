@@ -125,7 +125,7 @@ function finishEndpoint(endpoint: EndpointFinding): EndpointFinding {
 function dedupeEndpoints(endpoints: readonly EndpointFinding[]): EndpointFinding[] {
   const seen = new Set<string>();
   return endpoints.filter((e) => {
-    const key = `${e.method} ${e.route} ${e.operation ?? ''} ${e.location}`;
+    const key = `${e.method} ${e.route} ${e.operation ?? e.serverAction?.name ?? ''} ${e.location}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -225,6 +225,7 @@ export async function inspectCodebase(dir: string, limits: WalkLimits = {}, { pr
       const result = language === 'python' ? qualifyPythonShapes(file.relPath, text, scanned) : scanned;
       if (result.routeFacts) routeFacts.push(result.routeFacts);
       settings.push(...(result.settings ?? []));
+      for (const note of result.notes ?? []) if (!notes.includes(note)) notes.push(note);
       merge(code, result.findings);
       shapeIndex.add(order, result.shapes);
       for (const [name, type] of result.handlerBodyTypes ?? []) handlerTypes.set(name, [...(handlerTypes.get(name) ?? []), { dir: dirOf(file.relPath), type }]);

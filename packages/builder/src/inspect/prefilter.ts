@@ -14,6 +14,7 @@ const ROUTE_FILE = /(?:^|\/)app\/(?:[^/]+\/)*route\.[cm]?[jt]sx?$|(?:^|\/)pages\
 
 /** Provider calls (SDK, REST over fetch/axios) and Next.js handlers exported by name: worth a parse in any file. */
 const PAYMENT_WORDS = /stripe|adyen|paypal|braintree|gateway\.transaction\.|ordersController|paymentsController|\/v[12]\/(?:checkout\/orders|payments\/)/i;
+const USE_SERVER = /['"]use server['"]/;
 const EXPORTED_VERB = /export\s+(?:async\s+)?(?:function|const|let)\s+(?:POST|PUT|PATCH|DELETE)\b/;
 
 /** Tokens that make a non-component file worth parsing whatever it imports (case-sensitive). */
@@ -97,7 +98,8 @@ export interface FilterHints {
 export function triage(language: Language, relPath: string, text: string, hints: FilterHints = {}): Triage {
   if (language !== 'typescript' && language !== 'javascript') return 'scan';
   if (CLIENT_TREE.test(relPath) && !SERVER_IMPORT.test(text)) return 'skip';
-  if (ROUTE_FILE.test(relPath) || PAYMENT_WORDS.test(text) || EXPORTED_VERB.test(text)) return 'scan';
+  // Next.js server actions (`'use server'`, also inline in a .tsx component) are entry points wherever they sit.
+  if (ROUTE_FILE.test(relPath) || PAYMENT_WORDS.test(text) || EXPORTED_VERB.test(text) || USE_SERVER.test(text)) return 'scan';
   const component = /\.[jt]sx$/.test(relPath);
   const routed = (hints.framework !== undefined && ROUTED_FRAMEWORKS.has(hints.framework)) || SERVER_MODULE.test(text);
   if (routed && (ROUTE_VERBS.test(text) || (component && COMPONENT_MOUNTS.test(text)))) return 'scan';

@@ -61,6 +61,8 @@ export interface MountFact {
   readonly location: string;
   /** The prefix takes the place of the child's own (`ownPrefixes`) rather than going in front of it: Flask's `url_prefix`. */
   readonly replacesOwn?: boolean;
+  /** Said once the prefix is applied: where a prefix taken at an environment variable's default came from. */
+  readonly note?: string;
 }
 
 /** What one file contributes to the route graph. */
@@ -161,6 +163,7 @@ function resolveModule(ref: ModuleRef, files: ReadonlySet<string>, bySuffix: (s:
 /** A mount's prefix as text; one the inspector cannot read is noted and taken as none. */
 function mountPrefix(mount: MountFact, constants: ReadonlyMap<string, string>, canonical: (node: string) => string, notes: string[]): string {
   const spec = mount.prefix;
+  if (mount.note) notes.push(mount.note);
   if (typeof spec === 'string') return spec;
   let value: string | undefined;
   let written: string;
@@ -270,6 +273,11 @@ export function resolveRoutes(endpoints: readonly EndpointFinding[], allFacts: r
   for (const endpoint of endpoints) {
     if (endpoint.operation) {
       out.push(...graphqlOperationRoutes(endpoint, graphqlRouting, notes));
+      continue;
+    }
+    // A server action has no path to prefix: Next posts it to the page that renders it.
+    if (endpoint.serverAction) {
+      out.push(endpoint);
       continue;
     }
     const { scope, ...rest } = endpoint;

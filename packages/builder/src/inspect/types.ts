@@ -84,6 +84,14 @@ export interface EndpointFinding {
    * GraphQL endpoint's path, served to every operation alike, so route middleware cannot tell them apart.
    */
   readonly operation?: string;
+  /**
+   * Next.js server action (`'use server'`): reached by the action id Next puts in its own
+   * `Next-Action` header, on any page's URL, so the route is `/*` and `name` (the exported or
+   * declared function's) is its identity. `input`: what
+   * the action is given (a form's FormData, or plain arguments); `principal`: the call that reads
+   * the signed-in user (`auth()`, `supabase.auth.getUser()`), as written, when the action makes one.
+   */
+  readonly serverAction?: { readonly name: string; readonly input: 'form' | 'arguments'; readonly principal?: string };
 }
 
 /** A provider whose money-moving calls are found; every one is a provider the plan designs for (Braintree included). */
@@ -191,6 +199,8 @@ export interface ScanResult {
   readonly routeFacts?: RouteFacts;
   /** Settings another file's findings depend on (Celery `task_acks_late`), resolved once every file is read. */
   readonly settings?: ReadonlyArray<{ readonly name: string; readonly value: string; readonly location: string }>;
+  /** What the design must say about the file's framework (Django Ninja `auth=`, Litestar); one copy of each is kept. */
+  readonly notes?: readonly string[];
 }
 
 /** The whole report for one directory. */

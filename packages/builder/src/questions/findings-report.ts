@@ -27,7 +27,7 @@ export function formatFindings(inspection: Inspection, proposals: Proposals): st
   lines.push(row('payment providers', providers.length > 0 ? [...new Set(providers.map((p) => p.value))].join(', ') : 'none found', providers[0]?.location));
   if (inspection.endpoints.length > 0) {
     lines.push('', 'Mutating HTTP endpoints');
-    for (const e of inspection.endpoints) lines.push(row(`${e.method} ${e.route}${e.operation ? ` ${e.operation}` : ''}${e.webhook ? ' (webhook)' : ''}`, e.framework, e.location));
+    for (const e of inspection.endpoints) lines.push(row(`${e.method} ${e.route}${e.operation ? ` ${e.operation}` : e.serverAction ? ` server action ${e.serverAction.name}` : ''}${e.webhook ? ' (webhook)' : ''}`, e.framework, e.location));
   }
   if (inspection.paymentCalls.length > 0) {
     lines.push('', 'Payment SDK calls');

@@ -106,14 +106,18 @@ function endpointAction(endpoint: EndpointFinding, inspection: Inspection, provi
     : kind === 'webhook' ? `receives ${provider ?? 'provider'} webhook events` : `(${endpoint.handler ? `handler ${endpoint.handler}` : 'inline handler'})`;
   // A GraphQL mutation is named by its operation: the route is the endpoint every operation shares.
   const operationName = endpoint.operation?.replace(/^mutation /, '');
-  const name = kind === 'webhook' ? webhookActionName(endpoint.route) : operationName ? camelCase(operationName) : httpActionName(endpoint.method, endpoint.route, endpoint.handler);
+  // A server action is named by its function: every action shares the route `/*`.
+  const actionName = operationName ?? endpoint.serverAction?.name;
+  const name = kind === 'webhook' ? webhookActionName(endpoint.route) : actionName ? camelCase(actionName) : httpActionName(endpoint.method, endpoint.route, endpoint.handler);
   const action: Action = {
     name,
     kind,
-    description: `${endpoint.operation ? `${endpoint.operation} on ` : ''}${endpoint.method} ${endpoint.route} ${effect}`,
+    description: `${endpoint.operation ? `${endpoint.operation} on ` : endpoint.serverAction ? `server action ${endpoint.serverAction.name} on ` : ''}${endpoint.method} ${endpoint.route} ${effect}`,
     method: endpoint.method,
     route: endpoint.route,
     ...(endpoint.operation ? { operation: endpoint.operation } : {}),
+    ...(endpoint.serverAction ? { serverAction: endpoint.serverAction.name } : {}),
+    ...(endpoint.serverAction?.principal ? { principalCall: endpoint.serverAction.principal } : {}),
     // No named field: [] = the canonical JSON of the whole body (the runtime's default); never invented names.
     significantFields: fields.length > 0 || kind === 'http' ? fields : defaultFields(kind, provider),
     ...(provider ? { provider } : {}),
@@ -189,7 +193,7 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
     const moneyInside = callsIn(endpoint, inspection.paymentCalls).length > 0 || endpoint.cost?.level === 'money';
     // Login, logout, sessions, tokens and reads: a stored replay would hand one result to another attempt, or a duplicate costs nothing.
     if (!endpoint.webhook && (endpoint.cost?.level === 'auth' || endpoint.cost?.level === 'read')) {
-      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : ''} (${endpoint.location}): not protected — ${endpoint.cost.evidence.join('; ')}`);
+      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : endpoint.serverAction ? ` server action ${endpoint.serverAction.name}` : ''} (${endpoint.location}): not protected — ${endpoint.cost.evidence.join('; ')}`);
       continue;
     }
     // Existing handling is assessed rather than stacked on — except where money moves: a provider
@@ -199,13 +203,13 @@ export function proposeFromInspection(inspection: Inspection): Proposals {
     // describes and tests the protection in place), never skipped.
     const ownRuntime = endpoint.protection?.startsWith(RUNTIME_PROTECTION) === true;
     if (endpoint.protection && !moneyInside && !ownRuntime) {
-      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : ''} (${endpoint.location}): already has idempotency handling (${endpoint.protection}); assess it rather than stacking a second layer`);
+      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : endpoint.serverAction ? ` server action ${endpoint.serverAction.name}` : ''} (${endpoint.location}): already has idempotency handling (${endpoint.protection}); assess it rather than stacking a second layer`);
       continue;
     }
     // `PUT /orders/{id}/cancel` is a state transition, not a replace: only plain resources are skipped.
     const verbAfterParam = /[:{[][^/]*[\]}]?\/[A-Za-z-]+\/?$/.test(endpoint.route);
     if ((endpoint.method === 'PUT' || endpoint.method === 'DELETE') && !endpoint.webhook && !moneyInside && !verbAfterParam) {
-      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : ''} (${endpoint.location}): ${endpoint.method} is idempotent by HTTP semantics when it replaces or deletes; add it in an answers file if it has other side effects`);
+      skipped.push(`${endpoint.method} ${endpoint.route}${endpoint.operation ? ` ${endpoint.operation}` : endpoint.serverAction ? ` server action ${endpoint.serverAction.name}` : ''} (${endpoint.location}): ${endpoint.method} is idempotent by HTTP semantics when it replaces or deletes; add it in an answers file if it has other side effects`);
       continue;
     }
     candidates.push(endpointAction(endpoint, inspection, providers));

@@ -126,7 +126,10 @@ export function planKey(action: Action, answers: Answers): KeyPlan {
     intentExample = exampleUuid(action.name);
     generator = byServer
       ? 'The server, once per intent; the client only echoes it. Use this when clients cannot be trusted to generate good keys.'
-      : action.operation
+      : action.serverAction
+        // Next.js sends no Idempotency-Key header for an action, and the page may be re-rendered between attempts.
+        ? `The page, once per form render (\`crypto.randomUUID()\` in the server component, or \`useState(() => crypto.randomUUID())\` in a client one), sent as the hidden form field (or argument) \`idempotencyKey\` and resent unchanged when the user retries; a new key only for a new intent (after success, the next render). A server action gets no Idempotency-Key header.`
+        : action.operation
         // One HTTP request may batch several operations, so one header cannot name each intent.
         ? `The client, once per intent, kept across retries, sent as an \`idempotencyKey\` argument of the mutation: every GraphQL operation shares ${action.route ?? '/graphql'}, and one request may batch several mutations, so no header can name each intent.`
         : 'The client, once per intent (when the user opens the form or presses the button the first time), kept across retries, sent in the `Idempotency-Key` header.';
@@ -136,7 +139,8 @@ export function planKey(action: Action, answers: Answers): KeyPlan {
       verdict: 'Negligible at any practical scale for UUIDv4 keys. The runtime validates only the charset (`[A-Za-z0-9_.:~-]`) and length (≤ 255), so it also accepts a short custom id such as `k1`: require UUIDs in your client SDK or API contract if entropy matters, and keys stay scoped per user either way.',
     };
   }
-  const storedKey = `${action.name}_${intentExample}`;
+  // makeIdempotent (server actions) stores `<name>:<value>`; everything else `{action}_{intent}`.
+  const storedKey = action.serverAction ? `${action.name}:${intentExample}` : `${action.name}_${intentExample}`;
   return {
     scope,
     scopeExample,

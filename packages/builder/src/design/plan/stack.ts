@@ -105,6 +105,9 @@ function resolveFramework(language: CodeLang, framework: Answers['stack']['frame
     notes.push('Next.js app-router route handlers take a `Request` and return a `Response`, so their wrapper uses the Fetch API types directly; pages-router API routes (`pages/api`, Node\'s `(req, res)`) get their own wrapper, next-pages.ts.');
   } else if (framework !== 'none' && framework !== 'other') {
     notes.push(`${framework} is not a generator target; the middleware is written for ${FRAMEWORK_NAMES[chosen]}, the closest fit in ${LANGUAGE_NAMES[language]}.`);
+  } else if (framework === 'other') {
+    // A framework the inspector recognised but no generator serves (Litestar, Echo): never implied to run on it.
+    notes.push(`The web framework is not one the generator writes code for; the middleware is written for ${FRAMEWORK_NAMES[chosen]} and must be ported to your framework before it protects anything.`);
   } else {
     notes.push(`No web framework was named; the middleware is written for ${FRAMEWORK_NAMES[chosen]}.`);
   }

@@ -13,7 +13,16 @@ const PLACEMENT = {
   java: 'The classes are in package `com.example.idempotency`: move them to `src/main/java/com/example/idempotency/` (the test to `src/test/java/…`) and rename the package to yours.',
 } as const;
 
-const MIDDLEWARE = /(express|fastify|hono|koa|nestjs|fetch|graphql|next-pages)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
+/** What server-actions.ts does and what the page must do for it: the key comes from the client, not a header. */
+function serverActionBlocks(names: readonly string[], principals: readonly string[]): Block[] {
+  return [callout('note', 'Next.js server actions: the key comes from the form', [
+    txt`${names.join(', ')} ${names.length === 1 ? 'is a server action' : 'are server actions'}: Next posts ${names.length === 1 ? 'it' : 'them'} to whichever page renders the form, without an ${code('Idempotency-Key')} header, so \`server-actions.ts\` wraps each one with the runtime's ${code('makeIdempotent')} (${code('@idempotency-builder/runtime/functions')}). Export the wrapped function from your ${code("'use server'")} module: ${code("export const checkout = idempotentServerAction('checkout', checkoutUnprotected, { principal: async () => (await auth())?.user?.id })")}. ${principals.length > 0 ? txt`The user is read in the code as ${principals.join('; ')}: the ${code('principal')} selector should return that user's id.` : txt`No action reads the signed-in user in its own body: pass the ${code('principal')} selector your auth library's call.`} An action that runs before sign-in (sign-up, a password-reset request) has no user: its selector returns what identifies the caller there (${code("(formData) => String(formData.get('email'))")}), or ${code("'global'")} by explicit choice.`,
+    txt`Client side: the page generates one key per form render — ${code('<input type="hidden" name="idempotencyKey" value={crypto.randomUUID()} />')} in a server component, ${code('useState(() => crypto.randomUUID())')} in a client one — and a retry (a double click, a resubmission after a network error) resends the same form with the same key; the next intent is a new render with a new key. An action called with arguments takes the key as a property ${code('idempotencyKey')} of an object argument, or through the ${code('key')} selector. No key: ${code('invalid_key')}, the action does not run — or, with ${code('required: false')} (observe mode, while the forms are changed), it runs unguarded; no signed-in user: ${code('invalid_scope')}.`,
+    txt`The record is ${code('makeIdempotent')}'s: key ${code('<action>:<idempotencyKey>')}, scope the user id from ${code('principal')}, fingerprint the RFC 8785 canonical JSON (${code('fingerprintJson')}) of the action's significant fields read from the form or object argument, with the plain arguments (an id bound with ${code('.bind(null, id)')}) beside them (every argument but the key when no field is found), lock timeout and expiry from ${code('POLICIES')}. A ${code('redirect()')} or ${code('notFound()')} the action answers with is stored as its result and thrown again on a replay. A server action answers no HTTP status of its own: a duplicate of a running action, or a key reused with other fields, is the runtime's ${code('InProgressError')} or ${code('FingerprintMismatchError')} thrown from the action (Next hands the client an error) — the 409s of section 4 are the route middleware's.`,
+  ])];
+}
+
+const MIDDLEWARE = /(express|fastify|hono|koa|nestjs|fetch|graphql|next-pages|server-actions)\.ts$|protect\.ts$|worker\.ts$|_integration\.py$|middleware\.go$|gin\.go$|IdempotentExecutor\.java$|engine\.(py|go)$|IdempotencyEngine\.java$/;
 
 /**
  * Section 14: the generated files, with the middleware embedded.
@@ -30,6 +39,8 @@ export function artifactsSection(ctx: DesignContext): Section {
       (module) => !subpathAvailable(module),
     );
     blocks.push(para(txt`Install the runtime the files use: ${code('npm install @idempotency-builder/runtime')} plus your driver.`));
+    const actions = plan.actions.filter((a) => a.action.serverAction);
+    if (actions.length > 0) blocks.push(...serverActionBlocks(actions.map((a) => a.action.name), actions.flatMap((a) => (a.action.principalCall ? [`${a.action.name}: ${a.action.principalCall}`] : []))));
     // Header-keyed pages routes get next-pages.ts; a pages webhook would get the Fetch-API mount, which takes a Request.
     const pagesHooks = plan.actions.filter((a) => plan.stack.framework === 'fetch' && a.action.kind === 'webhook' && isPagesRoute(a));
     if (pagesHooks.length > 0) {

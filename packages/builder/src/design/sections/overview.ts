@@ -88,6 +88,9 @@ export function overviewSection(ctx: DesignContext): Section {
     // A GraphQL mutation shares its route with every operation: its resolver is wrapped, never the route.
     first.action.operation
       ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): wrap the resolver of ${first.trigger} ${plan.stack.language === 'typescript' ? txt`with \`idempotentMutation\` from ${code('graphql.ts')}` : txt`in the engine's \`run\` (section 14)`}, have clients send its \`idempotencyKey\` argument, and watch ${code('duplicates_blocked')} for a day.`)
+      // A server action has no route to mount on: it is wrapped, and its form carries the key.
+      : first.action.serverAction && plan.stack.language === 'typescript'
+        ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): export it wrapped with \`idempotentServerAction\` from ${code('server-actions.ts')}, add the hidden ${code('idempotencyKey')} field (one \`crypto.randomUUID()\` per form render) to the form that calls it, and watch ${code('duplicates_blocked')} for a day.`)
       : pagesGlue
         ? labelled(`Protect ${first.action.name} first`, txt`(${first.action.location ? code(first.action.location) : first.trigger}): wrap its default export with \`withIdempotency\` from ${code(pagesGlue.path)} (${first.trigger}), watch ${code('duplicates_blocked')} for a day.`)
         // A webhook is mounted from webhooks.ts (verified, deduplicated on the event id), not with the route middleware.

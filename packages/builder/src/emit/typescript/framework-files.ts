@@ -5,8 +5,10 @@
 import type { Plan } from '../../design/plan/plan.js';
 import type { CodeFramework } from '../../design/plan/stack.js';
 import { isGraphqlMutation } from './graphql-file.js';
+import { isServerAction } from './server-actions-file.js';
 import { koaFile } from './koa-file.js';
 import { pagesActions } from './next-pages-file.js';
+import { expressUseBeforeComment, isUseBeforeAction } from './routing-controllers-wiring.js';
 import { intentRule, isHttp } from './protect-file.js';
 
 export const ADAPTER_MODULE: Record<string, string> = {
@@ -54,11 +56,14 @@ function entries(actions: readonly string[], wrap: (action: string) => string): 
  */
 export function frameworkFile(plan: Plan, framework: CodeFramework): string | undefined {
   // A GraphQL mutation's route is the endpoint every operation shares: it is guarded in graphql.ts.
+  // A server action has no route of its own: it is wrapped in server-actions.ts.
   // Next.js pages-router routes take Node's (req, res), not a Request: they are wrapped in next-pages.ts.
   const pages = new Set(pagesActions(plan));
-  const actions = plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header' && !isGraphqlMutation(a) && !pages.has(a.action.name)).map((a) => a.action.name);
+  const actions = plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header' && !isGraphqlMutation(a) && !isServerAction(a) && !pages.has(a.action.name)).map((a) => a.action.name);
   if (actions.length === 0) return undefined;
   const union = actions.map((name) => JSON.stringify(name)).join(' | ');
+  // routing-controllers actions take their middleware in @UseBefore (routing-controllers-wiring.ts).
+  const useBefore = plan.actions.filter((a) => actions.includes(a.action.name) && isUseBeforeAction(a));
   switch (framework) {
     case 'express':
       return `${header('Express', union)}import { idempotencyMiddleware, type ExpressIdempotencyOptions, type ExpressRequestLike } from '@idempotency-builder/runtime/express';
@@ -70,7 +75,7 @@ function options(action: HeaderAction): ExpressIdempotencyOptions<AuthenticatedR
 ${optionsBody('    scope: (req) => req.user?.id,')}
 }
 
-/** Mount after the body parser: app.post('/payments', express.json(), idempotent.createPayment, handler). */
+${useBefore.length > 0 ? expressUseBeforeComment(useBefore) : "/** Mount after the body parser: app.post('/payments', express.json(), idempotent.createPayment, handler). */"}
 export const idempotent = {
 ${entries(actions, (a) => `idempotencyMiddleware(options(${JSON.stringify(a)}))`)}
 };

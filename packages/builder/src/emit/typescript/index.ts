@@ -12,6 +12,7 @@ import { MONGO_UNTESTED, mongoStoreFile } from './mongo-store-file.js';
 import { nextPagesFile } from './next-pages-file.js';
 import { protectFile } from './protect-file.js';
 import { sagaFile } from './saga-file.js';
+import { serverActionsFile } from './server-actions-file.js';
 import { testFile } from './test-file.js';
 import { webhookFile } from './webhook-file.js';
 
@@ -41,6 +42,8 @@ export function typescriptArtifacts(plan: Plan): Artifact[] {
   }
   const graphql = graphqlFile(plan);
   if (graphql) files.push({ path: 'graphql.ts', language: 'typescript', content: graphql, purpose: "GraphQL mutations: each resolver wrapped on the runtime's engine, keyed by the mutation's idempotencyKey argument (route middleware cannot tell operations on the shared endpoint apart)." });
+  const actions = serverActionsFile(plan);
+  if (actions) files.push({ path: 'server-actions.ts', language: 'typescript', content: actions, purpose: "Next.js server actions: each wrapped with the runtime's makeIdempotent (/functions), keyed by the idempotencyKey form field the page generates once per render, scoped by the signed-in user." });
   const webhooks = webhookFile(plan);
   if (webhooks) files.push({ path: 'webhooks.ts', language: 'typescript', content: webhooks, purpose: "Webhook endpoints on the runtime's createWebhookHandler: verified with the provider's SDK, deduplicated on its event id." });
   const worker = workerFile(plan);

@@ -5,6 +5,7 @@
  */
 import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 import { KOA_DEFAULT_PRINCIPAL } from '../../answers.js';
+import { isUseBeforeAction, useBeforeWiring } from './routing-controllers-wiring.js';
 
 /**
  * Where the keys' scope is read: the answers' principal (from the code, or stated), else Koa's
@@ -26,6 +27,7 @@ export function koaScope(plan: Plan): { path: readonly string[]; expression: str
  */
 export function koaWiring(a: ActionPlan): string {
   const { registration } = a.action;
+  if (isUseBeforeAction(a)) return useBeforeWiring(a);
   if (registration) return `${registration.before}idempotent.${a.action.name}, ${registration.after}`;
   return `router.${(a.action.method ?? 'POST').toLowerCase()}(${JSON.stringify(a.action.route ?? '/')}, bodyParser(), idempotent.${a.action.name}, handler)`;
 }

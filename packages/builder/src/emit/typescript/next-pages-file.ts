@@ -6,6 +6,7 @@
  */
 import type { ActionPlan, Plan } from '../../design/plan/plan.js';
 import { isGraphqlMutation } from './graphql-file.js';
+import { isServerAction } from './server-actions-file.js';
 import { intentRule, isHttp } from './protect-file.js';
 
 /**
@@ -20,7 +21,7 @@ export const isPagesRoute = (a: ActionPlan): boolean => /(^|\/)pages\/api\//.tes
  */
 export function pagesActions(plan: Plan): string[] {
   if (plan.stack.framework !== 'fetch') return [];
-  return plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header' && !isGraphqlMutation(a) && isPagesRoute(a)).map((a) => a.action.name);
+  return plan.actions.filter((a) => isHttp(a) && intentRule(a) === 'header' && !isGraphqlMutation(a) && !isServerAction(a) && isPagesRoute(a)).map((a) => a.action.name);
 }
 
 /**

@@ -21,7 +21,7 @@ export function intentRule(a: ActionPlan): 'header' | 'derived' | 'event' {
  * @example protectFile(plan)?.includes('export async function protect')
  */
 export function protectFile(plan: Plan): string | undefined {
-  const http = plan.actions.filter((a) => a.action.kind === 'http' && intentRule(a) === 'derived' && a.action.operation === undefined);
+  const http = plan.actions.filter((a) => a.action.kind === 'http' && intentRule(a) === 'derived' && a.action.operation === undefined && a.action.serverAction === undefined);
   if (http.length === 0) return undefined;
   const union = http.map((a) => JSON.stringify(a.action.name)).join(' | ');
   const derivedFields = http.map((a) => `  ${a.action.name}: ${JSON.stringify(a.action.significantFields)},`).join('\n');

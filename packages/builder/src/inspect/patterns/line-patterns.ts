@@ -91,15 +91,18 @@ export function braceBlockEnd(text: string, line: number): number {
 
 /**
  * 1-based last line of the Python block whose header (a `def`) is on `line`: the last line
- * before indentation returns to the header's level or less.
+ * before indentation returns to the header's level or less. A header that spans lines
+ * (`class X(\n    A,\n):`) ends on `headerEnd`: its closing `):` may sit at the header's own
+ * level, so the body is measured from there, at the indentation of the header's first line.
  * @example indentBlockEnd('def a():\n    x = 1\n\ny = 2', 1) // 2
+ * @example indentBlockEnd('class X(\n    A,\n):\n    a: int\n', 1, 3) // 4
  */
-export function indentBlockEnd(text: string, line: number): number {
+export function indentBlockEnd(text: string, line: number, headerEnd = line): number {
   const lines = linesOf(text);
   const header = lines[line - 1] ?? '';
   const base = header.length - header.trimStart().length;
-  let last = line;
-  for (let i = line; i < lines.length; i += 1) {
+  let last = headerEnd;
+  for (let i = headerEnd; i < lines.length; i += 1) {
     const current = lines[i] ?? '';
     // A comment may sit at any indentation (often column 0 inside a body): it never ends the block.
     if (current.trim() === '' || current.trimStart().startsWith('#')) continue;

@@ -205,7 +205,7 @@ export function djangoClasses(file: string, text: string): DjangoClass[] {
   for (const { match, line } of matchesWithLines(text, /^class (\w+)(?:\(([^)]*)\))?\s*:/gm)) {
     // Bases may span lines (`class X(\n    A,\n    B,\n):`): the body starts after the header's last line.
     const header = line + (match[0].match(/\n/g)?.length ?? 0);
-    const end = indentBlockEnd(text, header);
+    const end = indentBlockEnd(text, line, header);
     const block = sliceLines(text, header + 1, end);
     const indent = /^([ \t]+)\S/m.exec(block)?.[1] ?? '    ';
     const bases = (match[2] ?? '').split(',').map((b) => b.trim()).filter((b) => /^[A-Za-z_][\w.]*$/.test(b) && b !== 'object');

@@ -72,8 +72,9 @@ export function djangoFunctionViews(relPath: string, text: string): DjangoViewRo
     // `_helper(request)` is private; `(request, exception)` is an error handler (`handler404`), no route.
     if (name.startsWith('_') || match[2]) continue;
     const decorators = decoratorsAbove(lines, line);
-    // DRF's `@api_view` and any router decorator (`@app.post`) are read by their own scanners.
-    if (/@api_view\b|@\w+\.(route|get|post|put|patch|delete|api_route)\(/.test(decorators)) continue;
+    // DRF's `@api_view`, any router decorator (`@app.post`, Ninja's `@api.api_operation`) and Litestar's
+    // `@post(…)` are read by their own scanners.
+    if (/@api_view\b|@\w+\.(route|get|post|put|patch|delete|api_route|api_operation)\(|@(?:litestar\.)?(?:get|post|put|patch|delete|route)\(/.test(decorators)) continue;
     if (/@require_(GET|safe)\b/.test(decorators)) continue;
     const body = sliceLines(text, line, indentBlockEnd(text, line));
     const def: PyDef = { line, name };
@@ -138,12 +139,13 @@ export function drfClassViews(text: string): DjangoViewRoute[] {
   for (const { match, line } of matchesWithLines(text, /^class (\w+)\(([^)]*(?:APIView|View|ViewSet|GenericAPIView|Mixin)[^)]*)\):/gm)) {
     const view = match[1] ?? '';
     const bases = match[2] ?? '';
-    // Measured from the `class` line: a multi-line header's continuation lines are indented deeper than the body.
-    const body = sliceLines(text, line, indentBlockEnd(text, line));
+    // Measured from the header's last line at the `class` line's level: a multi-line header may close with `):` there.
+    const body = sliceLines(text, line, indentBlockEnd(text, line, line + (match[0].match(/\n/g)?.length ?? 0)));
     const bodyStart = line;
     // A router's detail routes carry the view's lookup (`lookup_field = "slug"` → `{slug}`), `pk` by default.
     const lookup = /^[ \t]+lookup_url_kwarg\s*=\s*["'](\w+)/m.exec(body)?.[1] ?? /^[ \t]+lookup_field\s*=\s*["'](\w+)/m.exec(body)?.[1] ?? 'pk';
-    const serializer = /^[ \t]+serializer_class\s*=\s*([\w.]+)/m.exec(body)?.[1]?.split('.').pop();
+    // Kept as written (`serializers.OrderSerializer`): the file's imports say which module declares it (python-shape-imports.ts).
+    const serializer = /^[ \t]+serializer_class\s*=\s*([\w.]+)/m.exec(body)?.[1];
     const defs = new Map<string, PyDef>();
     for (const method of matchesWithLines(body, /^[ \t]+(?:async\s+)?def (\w+)\(self/gm)) {
       const name = method.match[1] ?? '';

@@ -17,6 +17,8 @@ const TOKENS = new RegExp([
   String.raw`@\w+\.(?:post|put|patch|delete|route|api_route)\(`, '@api_view', 'View', 'Mixin',
   // Routes registered by call (`add_api_route`, `add_url_rule`) and Django function views (`def v(request`, python-django-views.ts).
   'add_api_route', 'add_url_rule', String.raw`def \w+\(\s*request\b`,
+  // Django Ninja (python-ninja.ts: `@router.post(` above, `api_operation`) and Litestar (python-litestar.ts: `@post(`).
+  'api_operation', String.raw`@(?:litestar\.)?(?:post|put|patch|delete)\(`,
   // RULES (python.ts), one literal per rule: the Stripe SDK and StripeClient, REST calls
   // (`requests.post(… api.stripe.com …)`, PayPal paths), consumers, database and broker clients.
   String.raw`stripe\.`, String.raw`\.v1\.`, String.raw`\.post\(`,

@@ -46,6 +46,19 @@ function blueprintPrefixes(relPath: string, text: string): Array<[string, string
 }
 
 /**
+ * The route-graph node a mount names: `router` (this file's, or the one an import binds), or
+ * `items.router` with `from app.api import items` (the name `router` in the module items.py).
+ * @example mountedNode('app/main.py', 'items.router', imports) // { modules: ['app/api/items.py', …], name: 'router' }
+ */
+export function mountedNode(relPath: string, expr: string, imports: ReadonlyMap<string, ModuleRef>): string | ModuleRef {
+  const dot = expr.indexOf('.');
+  const [head, tail] = dot < 0 ? [expr, undefined] : [expr.slice(0, dot), expr.slice(dot + 1)];
+  const imported = imports.get(head);
+  if (imported && tail) return { modules: imported.modules.filter((m) => m === `${imported.name}.py` || m === `${imported.name}/__init__.py` || m.endsWith(`/${imported.name}.py`) || m.endsWith(`/${imported.name}/__init__.py`)), name: tail };
+  return imported ?? `${relPath}#${expr}`;
+}
+
+/**
  * The mounts a file makes (`app.include_router(items.router, prefix="/items")`,
  * `app.register_blueprint(bp, url_prefix="/v2")`, `parent.register_blueprint(child)`) and the
  * own prefixes of the blueprints it builds, added to `facts`; `imports` resolves a child named
@@ -57,11 +70,7 @@ export function pythonMounts(relPath: string, text: string, imports: ReadonlyMap
     const args = (match[4] ?? '').replace(/\burl_prefix\s*=\s*None\b/, '');
     const literal = /(?:url_)?prefix\s*=\s*f?["']([^"']*)["']/.exec(args)?.[1];
     const constant = literal === undefined ? /(?:url_)?prefix\s*=\s*([\w.]+)/.exec(args)?.[1] : undefined;
-    const [head, tail] = childExpr.includes('.') ? [childExpr.slice(0, childExpr.indexOf('.')), childExpr.slice(childExpr.indexOf('.') + 1)] : [childExpr, undefined];
-    const imported = imports.get(head);
-    let child: string | ModuleRef = `${relPath}#${childExpr}`;
-    if (imported && tail) child = { modules: imported.modules.filter((m) => m.endsWith(`/${imported.name}.py`) || m.endsWith(`/${imported.name}/__init__.py`)), name: tail };
-    else if (imported) child = imported;
+    const child = mountedNode(relPath, childExpr, imports);
     const replacesOwn = match[2] === 'register_blueprint' && /\burl_prefix\s*=/.test(args);
     facts.mounts.push({
       parent: `${relPath}#${match[1] ?? ''}`, child, prefix: literal ?? (constant ? { constant } : ''), location: formatLocation(relPath, line), ...(replacesOwn ? { replacesOwn } : {}),

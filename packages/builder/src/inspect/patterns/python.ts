@@ -17,6 +17,9 @@ import { callText, indentBlockEnd, matchesWithLines, nextLineMatching, sliceLine
 import { argsOf, keyword, positional, splitArgs, stringLiteral } from './python-args.js';
 import { djangoFunctionViews, drfClassViews, methodsArgument, mutatingMethods } from './python-django-views.js';
 import { pythonMounts, pythonRouters, type PyRouter } from './python-routers.js';
+import { ninjaRouteFacts, scanNinjaRoutes } from './python-ninja.js';
+import { litestarRouteFacts, scanLitestarRoutes } from './python-litestar.js';
+import { moduleFiles } from './python-shape-imports.js';
 
 const METHOD: Record<string, MutatingMethod> = { post: 'POST', put: 'PUT', patch: 'PATCH', delete: 'DELETE' };
 
@@ -46,7 +49,7 @@ const RULES: readonly EffectRule[] = [
 ];
 
 /** Base classes whose subclasses are request shapes. */
-const SHAPE_BASES = /^(?:[\w.]*BaseModel|SQLModel|Schema|TypedDict|[\w.]*Serializer|[\w.]*ModelSerializer|Struct)$/;
+const SHAPE_BASES = /^(?:[\w.]*BaseModel|SQLModel|Schema|TypedDict|[\w.]*Serializer|[\w.]*ModelSerializer|(?:msgspec\.)?Struct)$/;
 
 /**
  * Pydantic/SQLModel models, dataclasses, TypedDicts and serializers: class name → annotated
@@ -59,13 +62,14 @@ const SHAPE_BASES = /^(?:[\w.]*BaseModel|SQLModel|Schema|TypedDict|[\w.]*Seriali
 function pythonShapes(text: string): Map<string, string[]> {
   const shapes = new Map<string, string[]>();
   const hidden = new Map<string, Set<string>>();
-  for (const { match, line } of matchesWithLines(text, /^class (\w+)\(([^)]*)\):/gm)) {
+  // `class NoteIn:` has no base list: a `@dataclass` written so is a shape too.
+  for (const { match, line } of matchesWithLines(text, /^class (\w+)(?:\(([^)]*)\))?:/gm)) {
     const bases = (match[2] ?? '').split(',').map((b) => b.trim()).filter((b) => b && !b.includes('='));
     const direct = bases.some((b) => SHAPE_BASES.test(b));
     const dataclass = /@dataclass[^\n]*\n\s*$/.test(text.slice(0, text.indexOf(match[0])));
     const header = line + (match[0].match(/\n/g)?.length ?? 0);
-    // The block is measured from the `class` line: a header's continuation lines are indented deeper than its body.
-    const body = sliceLines(text, header + 1, indentBlockEnd(text, line));
+    // The body follows the header's last line, at the `class` line's level: a closing `):` may sit at that level.
+    const body = sliceLines(text, header + 1, indentBlockEnd(text, line, header));
     const indent = /^([ \t]+)[^\s#]/m.exec(body)?.[1] ?? '    ';
     const fields: string[] = [];
     const classVars = new Set<string>();
@@ -185,7 +189,11 @@ function parameterSources(params: readonly string[]): { bodyTypes: string[]; que
   for (const param of params) {
     const { name, annotation, source } = splitParam(param);
     if (!name || name === 'self' || name === 'cls') continue;
-    const from = NOT_BODY_SOURCE.exec(source)?.[1];
+    // Django Ninja marks the source in the annotation (`filters: Query[Filters]`, `name: Form[str]`);
+    // `Form[OrderIn]` is the model's fields sent as a form, so the model stays a body candidate.
+    const marked = /^(Query|Path|Header|Cookie|Form|File)\[([\s\S]*)\]$/.exec(annotation);
+    const formModel = marked?.[1] === 'Form' && /\b[A-Z]\w*/.test(marked[2] ?? '');
+    const from = NOT_BODY_SOURCE.exec(source)?.[1] ?? (formModel ? undefined : marked?.[1]);
     if (from === 'Query') queryFields.push(name);
     if (from === 'Form' || from === 'File') formFields.push(name);
     if (from) continue;
@@ -296,16 +304,18 @@ function scanRegisteredRoutes(relPath: string, text: string, bound: ReadonlyMap<
 }
 
 /** `from app.api.routes import items` → module candidates for `items` (a module or a name in one). */
-function importedNames(text: string): Map<string, ModuleRef> {
+function importedNames(relPath: string, text: string): Map<string, ModuleRef> {
   const out = new Map<string, ModuleRef>();
   for (const { match } of matchesWithLines(text, /^from\s+([\w.]+)\s+import\s+\(?([^)\n]+(?:\n[^)\n]*)*?)\)?$/gm)) {
-    const module = (match[1] ?? '').replace(/^\.+/, '').replace(/\./g, '/');
+    const written = match[1] ?? '';
+    const module = written.replace(/^\.+/, '').replace(/\./g, '/');
     for (const part of (match[2] ?? '').split(',')) {
       const m = /(\w+)(?:\s+as\s+(\w+))?/.exec(part.trim());
       if (!m?.[1]) continue;
       const local = m[2] ?? m[1];
-      // `items` may be a submodule (items.py) or a name defined in the module itself.
-      out.set(local, { modules: [`${module}/${m[1]}.py`, `${module}/${m[1]}/__init__.py`, `${module}.py`, `${module}/__init__.py`], name: m[1] });
+      // `items` may be a submodule (items.py) or a name defined in the module itself; `from . import items` is the importing file's package.
+      const relative = written.startsWith('.') ? [...moduleFiles(relPath, written.endsWith('.') ? `${written}${m[1]}` : `${written}.${m[1]}`), ...moduleFiles(relPath, written)] : undefined;
+      out.set(local, { modules: relative ?? [`${module}/${m[1]}.py`, `${module}/${m[1]}/__init__.py`, `${module}.py`, `${module}/__init__.py`], name: m[1] });
     }
   }
   return out;
@@ -330,11 +340,13 @@ function settingsDefaults(text: string): Array<[string, string]> {
 /** Mounts (`include_router`, `register_blueprint`), imports of routers and string constants. */
 function pythonRouteFacts(relPath: string, text: string): RouteFacts {
   const facts = emptyRouteFacts();
-  const imports = importedNames(text);
+  const imports = importedNames(relPath, text);
   for (const [local, ref] of imports) {
     facts.aliases.push([`${relPath}#${local}`, ref]);
   }
   pythonMounts(relPath, text, imports, facts);
+  ninjaRouteFacts(relPath, text, imports, facts);
+  litestarRouteFacts(relPath, text, imports, facts);
   djangoUrlFacts(relPath, text, facts);
   for (const { match } of matchesWithLines(text, /^[ \t]*([A-Z][A-Z0-9_]*)\s*(?::\s*[\w[\]]+)?\s*=\s*["']([^"']*)["']/gm)) {
     facts.constants.push([match[1] ?? '', match[2] ?? '']);
@@ -366,6 +378,10 @@ function scanPythonFile(relPath: string, text: string, findAll: boolean): ScanRe
   const shapes = pythonShapes(text);
   if (/(^|\/)(tests?|conftest)\b|(^|\/)test_[^/]*\.py$|_test\.py$/.test(relPath)) return { findings, shapes };
   if (findAll) scanRoutes(relPath, text, findings.endpoints);
+  // Django Ninja and Litestar keep their own files: their routes, and notes the design must carry.
+  const frameworks = findAll ? [scanNinjaRoutes(relPath, text), scanLitestarRoutes(relPath, text)] : [];
+  findings.endpoints.push(...frameworks.flatMap((found) => found.endpoints));
+  const notes = frameworks.flatMap((found) => found.notes);
   const graphql = scanPythonGraphql(relPath, text);
   for (const [name, fields] of graphql.shapes) if (!shapes.has(name)) shapes.set(name, fields);
   findings.endpoints = [...withoutTransports(findings.endpoints, text, graphql), ...graphql.endpoints];
@@ -375,5 +391,5 @@ function scanPythonFile(relPath: string, text: string, findAll: boolean): ScanRe
     findings.schedulers.push(...scanPythonSchedules(relPath, text));
   }
   const settings = celerySettings(relPath, text);
-  return { findings, shapes, routeFacts: pythonGraphqlFacts(pythonRouteFacts(relPath, text), graphql), ...(settings.length > 0 ? { settings } : {}) };
+  return { findings, shapes, routeFacts: pythonGraphqlFacts(pythonRouteFacts(relPath, text), graphql), ...(settings.length > 0 ? { settings } : {}), ...(notes.length > 0 ? { notes } : {}) };
 }

@@ -13,7 +13,9 @@ import { graphqlMutations } from './ts-graphql.js';
 import { builderMutations, graphqlInputShapes } from './ts-graphql-builders.js';
 import { graphqlServers } from './ts-graphql-server.js';
 import { nextPagesEndpoints } from './ts-next-pages.js';
+import { nextServerActions } from './ts-next-server-actions.js';
 import { collectRouteFacts, nodeOf } from './ts-route-facts.js';
+import { routingControllers } from './ts-routing-controllers.js';
 import { qualifiedShapes } from './ts-shape-imports.js';
 import { parseSource } from './ts-source.js';
 
@@ -65,10 +67,12 @@ export function scanTypeScript(relPath: string, text: string, hints: ProjectHint
   const graphql = graphqlServers(src, src.modules.has('@nestjs/graphql') ? 'nestjs' : fileFramework(src, undefined));
   findings.endpoints = findings.endpoints.filter((e) => !graphql.transports.has(e.location));
   if (!graphql.nextTransport) findings.endpoints.push(...nextRouteEndpoints(src), ...nextPagesEndpoints(src));
+  findings.endpoints.push(...nextServerActions(src));
   const graphqlFramework = src.modules.has('@nestjs/graphql') ? 'nestjs' : framework ?? hints.framework ?? 'other';
   findings.endpoints.push(...graphqlMutations(src, graphqlFramework), ...builderMutations(src, graphqlFramework));
   facts.mounts.push(...graphql.mounts);
 
+  findings.endpoints.push(...routingControllers(src, hints.framework, facts));
   const nest = scanNest(src, hints.broker ?? 'other');
   findings.endpoints.push(...nest.endpoints);
   findings.schedulers.push(...nest.schedulers);

@@ -8,6 +8,7 @@ import ts from 'typescript';
 import type { MountFact, RouteFacts, SpelledPath } from '../route-graph.js';
 import type { MutatingMethod } from '../types.js';
 import { NEUTRAL_VERSION, type NestGlobalPrefix, type NestRouteFact, type NestVersioning } from './ts-nest-graph.js';
+import { routingControllersNames } from './ts-routing-controllers.js';
 import { spellPath } from './ts-spelled-paths.js';
 import { objectArgument, staticString, valueOf } from './ts-values.js';
 import { decoratorsOf, nodeLocation, propertyValue, unwrap, type DecoratorUse, type ParsedSource } from './ts-source.js';
@@ -68,7 +69,8 @@ export interface NestRouteDecl {
  */
 export function nestRoutes(src: ParsedSource, node: ts.ClassDeclaration): NestRouteDecl[] {
   const controller = decoratorsOf(node).find((d) => d.name === 'Controller');
-  if (!controller) return [];
+  // routing-controllers exports a `@Controller` too: its classes are read by ts-routing-controllers.ts.
+  if (!controller || routingControllersNames(src).has('Controller')) return [];
   const { arg, version } = controllerArgument(src, controller);
   const controllerPaths = pathsOf(src, arg);
   const controllerVersions = versionsOf(src, version);

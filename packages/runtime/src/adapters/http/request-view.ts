@@ -97,6 +97,9 @@ export function nodeRequestView(request: NodeRequestLike, { maxRequestBytes = DE
         const parsed = interpretBody(bytes, single(request.headers['content-type']));
         const value = parsed instanceof Uint8Array ? Buffer.from(parsed.buffer, parsed.byteOffset, parsed.byteLength) : parsed;
         (request as { body?: unknown }).body = value;
+        // body-parser 1.x (Express 4, and the parser routing-controllers adds per action after its
+        // `@UseBefore` middleware) skips a request marked `_body`; unmarked, it reads the ended stream and fails.
+        (request as { _body?: boolean })._body = true;
         return value;
       })();
       return body;

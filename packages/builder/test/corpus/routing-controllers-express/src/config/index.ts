@@ -1,0 +1,4 @@
+export const config = {
+  api: { prefix: '/api/v1' },
+  controllers: [__dirname + '/../api/controllers/*.ts'],
+};
