@@ -81,4 +81,12 @@ describe('Next.js server actions', () => {
     });
     expect((await inspectCodebase(dir)).endpoints.filter((e) => e.serverAction)).toEqual([]);
   });
+
+  it('keeps a route file’s POST a route under a stray use-server directive (polar’s ai/chat/route.ts), its other exports actions', async () => {
+    const dir = project({
+      'app/chat/route.ts': "'use server'\nexport async function POST(req: Request) { await prisma.chat.create({ data: await req.json() }); return new Response(null); }\nexport async function rename(formData: FormData) { await prisma.chat.update({ where: { id: 1 }, data: { name: String(formData.get('name')) } }); }\n",
+    });
+    const found = (await inspectCodebase(dir)).endpoints.map((e) => `${e.method} ${e.route} ${e.serverAction?.name ?? ''}`.trim()).sort();
+    expect(found).toEqual(['POST /* rename', 'POST /chat']);
+  });
 });

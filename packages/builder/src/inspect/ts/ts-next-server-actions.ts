@@ -131,17 +131,23 @@ function finding(src: ParsedSource, name: string, fn: FunctionLike, at: ts.Node,
   };
 }
 
+/** An app-router route file: its `GET`/`POST`/… exports are route handlers (reported as routes), even under `'use server'`. */
+const ROUTE_FILE = /(?:^|\/)app\/(?:[^/]+\/)*route\.[cm]?[jt]sx?$/;
+const ROUTE_HANDLER = /^(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/;
+
 /** Exported async functions of a `'use server'` module, declared or as `export const x = async …`/a wrapper of one. */
 function moduleActions(src: ParsedSource): EndpointFinding[] {
   const out: EndpointFinding[] = [];
+  const routeFile = ROUTE_FILE.test(src.relPath);
   for (const statement of src.sf.statements) {
     if (!exported(statement)) continue;
+    if (routeFile && ts.isFunctionDeclaration(statement) && ROUTE_HANDLER.test(statement.name?.text ?? '')) continue;
     if (ts.isFunctionDeclaration(statement) && statement.name && statement.body && isAsync(statement)) {
       out.push(finding(src, statement.name.text, statement, statement.name));
     }
     if (ts.isVariableStatement(statement)) {
       for (const decl of statement.declarationList.declarations) {
-        if (!ts.isIdentifier(decl.name) || !decl.initializer) continue;
+        if (!ts.isIdentifier(decl.name) || !decl.initializer || (routeFile && ROUTE_HANDLER.test(decl.name.text))) continue;
         const fn = functionOf(src, decl.initializer);
         // Only async functions can be actions; Next refuses the module otherwise.
         if (fn && isAsync(fn)) out.push(finding(src, decl.name.text, fn, decl.name, decl.initializer));
