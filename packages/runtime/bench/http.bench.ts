@@ -1,5 +1,5 @@
 /**
- * HTTP overhead of the idempotency adapters: Express 5, Fastify 5 and Hono 4 (@hono/node-server),
+ * HTTP overhead of the idempotency adapters: Express 5, Fastify 5, Hono 4 (@hono/node-server) and Koa 3,
  * each over the memory and SQLite stores, one server process per framework × store, driven by
  * autocannon on loopback. Per server, five cases with the same handler: unprotected (baseline),
  * the least adapter with a new key per request and replaying one key (the in-situ floors:
@@ -13,7 +13,7 @@
  * Env: BENCH_HTTP_SECONDS  seconds per case per round (default 1)
  *      BENCH_HTTP_ROUNDS   rounds (default 3)
  *      BENCH_HTTP_STORES   default memory,sqlite (postgres and redis run when listed and reachable)
- *      BENCH_HTTP_FRAMEWORKS  default express,fastify,hono
+ *      BENCH_HTTP_FRAMEWORKS  default express,fastify,hono,koa
  *      BENCH_HTTP_CASES    default plain,least,least-replay,fresh,replay,duplicates; engine and layer (the rungs
  *                          between the least adapter and ours) when listed
  *      BENCH_HTTP_CONNECTIONS  default 32
@@ -222,7 +222,7 @@ async function unavailable(kind: BenchStoreKind): Promise<string | null> {
 }
 
 const suite: BenchSuite = {
-  name: 'HTTP: Express, Fastify and Hono handlers with and without the idempotency adapter (autocannon)',
+  name: 'HTTP: Express, Fastify, Hono and Koa handlers with and without the idempotency adapter (autocannon)',
   async run(reporter) {
     const frameworks = list<BenchFramework>(process.env.BENCH_HTTP_FRAMEWORKS, FRAMEWORKS, FRAMEWORKS);
     const cases = list<CaseName>(process.env.BENCH_HTTP_CASES, CASES, DEFAULT_CASES);

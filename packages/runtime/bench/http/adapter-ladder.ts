@@ -174,3 +174,21 @@ export function honoGlue(protector: Protector) {
     return undefined;
   };
 }
+
+/** Koa middleware: claims, runs the handler, records the body Koa will send (as JSON) before it is sent. */
+export function koaGlue(protector: Protector) {
+  type Ctx = import('koa').ParameterizedContext;
+  return async (ctx: Ctx, next: () => Promise<unknown>) => {
+    const started = await protector.start({ method: ctx.method, path: ctx.path, header: (name) => ctx.get(name) || undefined, body: (ctx.request as { body?: unknown }).body });
+    if (isReplay(started)) {
+      ctx.status = started.status;
+      ctx.set(started.headers);
+      ctx.body = Buffer.from(started.body.buffer, started.body.byteOffset, started.body.byteLength);
+      return;
+    }
+    await next();
+    const bytes = Buffer.from(JSON.stringify(ctx.body));
+    await started(ctx.status, 'application/json; charset=utf-8', bytes);
+    ctx.body = bytes;
+  };
+}

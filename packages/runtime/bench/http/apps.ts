@@ -1,5 +1,6 @@
 /**
- * The same app on Express 5, Fastify 5 and Hono 4 (@hono/node-server): one small JSON handler
+ * The same app on Express 5, Fastify 5, Hono 4 (@hono/node-server) and Koa 3 (@koa/router,
+ * @koa/bodyparser): one small JSON handler
  * (read the parsed body, answer 201 with a JSON payment) mounted bare and behind each framework's
  * idempotency adapter. Routes: POST /plain (no adapter), POST /protected, POST /hold (protected;
  * waits until POST /release, so its key stays in progress), POST /release, and POST /least, /engine,
@@ -9,9 +10,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Idempotency } from '@idempotency-builder/runtime';
 import { importRuntime } from '../runtime-import.js';
-import { expressGlue, fastifyGlue, honoGlue, protectorFor, RUNGS } from './adapter-ladder.js';
+import { expressGlue, fastifyGlue, honoGlue, koaGlue, protectorFor, RUNGS } from './adapter-ladder.js';
 
-export const FRAMEWORKS = ['express', 'fastify', 'hono'] as const;
+export const FRAMEWORKS = ['express', 'fastify', 'hono', 'koa'] as const;
 export type BenchFramework = (typeof FRAMEWORKS)[number];
 
 /** What the handler does, printed with the results. */
@@ -136,6 +137,40 @@ async function honoApp(idempotency: Idempotency, gate: Gate): Promise<BenchApp> 
   return { server, port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
 }
 
+async function koaApp(idempotency: Idempotency, gate: Gate): Promise<BenchApp> {
+  const [{ default: Koa }, { default: Router }, { bodyParser }, { idempotencyMiddleware }] = await Promise.all([
+    import('koa'),
+    import('@koa/router'),
+    import('@koa/bodyparser'),
+    importRuntime<typeof import('@idempotency-builder/runtime/koa')>('koa'),
+  ]);
+  type Ctx = import('koa').ParameterizedContext;
+  const protect = idempotencyMiddleware({ idempotency, scope: (ctx) => ctx.req.headers[scopeHeader] as string | undefined });
+  const parse = bodyParser();
+  const handler = (ctx: Ctx) => {
+    ctx.status = 201;
+    ctx.body = createPayment((ctx.request as { body?: PaymentInput }).body ?? {});
+  };
+  const router = new Router();
+  router.post('/plain', parse, handler);
+  router.post('/protected', parse, protect, handler);
+  for (const rung of RUNGS) router.post(`/${rung}`, parse, koaGlue(await protectorFor(rung, idempotency)), handler);
+  router.post('/hold', parse, protect, async (ctx) => {
+    await gate.wait();
+    handler(ctx);
+  });
+  router.post('/release', (ctx) => {
+    gate.open();
+    ctx.status = 204;
+  });
+  const app = new Koa();
+  app.use(router.routes());
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  return { server, port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
+}
+
 function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
@@ -148,5 +183,6 @@ function closeServer(server: Server): Promise<void> {
 export function startApp(framework: BenchFramework, idempotency: Idempotency, gate: Gate): Promise<BenchApp> {
   if (framework === 'express') return expressApp(idempotency, gate);
   if (framework === 'fastify') return fastifyApp(idempotency, gate);
+  if (framework === 'koa') return koaApp(idempotency, gate);
   return honoApp(idempotency, gate);
 }
