@@ -53,31 +53,54 @@ export type KoaNext = () => Promise<unknown>;
 export type KoaIdempotencyOptions<Ctx extends KoaContextLike = KoaContextLike> = HttpIdempotencyOptions<Ctx> & RequestBodyOptions;
 
 /**
+ * Koa's request as the shared Node view reads it: Node's request (`ctx.req`) for headers and the
+ * body stream, with `body` on `ctx.request`, where Koa's body parsers put it (and where a body the
+ * view reads is left for the handler). A class, not an object literal with accessors: one is made
+ * per request, and a literal's accessors cost a new object shape each time.
+ */
+class KoaNodeRequest {
+  readonly #ctx: KoaContextLike;
+
+  constructor(ctx: KoaContextLike) {
+    this.#ctx = ctx;
+  }
+
+  get method(): string {
+    return this.#ctx.method;
+  }
+
+  get originalUrl(): string {
+    return this.#ctx.originalUrl;
+  }
+
+  get headers(): KoaNodeRequestLike['headers'] {
+    return this.#ctx.req.headers;
+  }
+
+  get readableEnded(): boolean | undefined {
+    return this.#ctx.req.readableEnded;
+  }
+
+  get body(): unknown {
+    return (this.#ctx.request as { body?: unknown }).body;
+  }
+
+  set body(value: unknown) {
+    (this.#ctx.request as { body?: unknown }).body = value;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<unknown> {
+    return this.#ctx.req[Symbol.asyncIterator]();
+  }
+}
+
+/**
  * The request as the HTTP layer reads it: the body a parser left on `ctx.request.body`, or else the
  * raw body read from `ctx.req` (up to `maxRequestBytes`) and left parsed on `ctx.request.body`,
  * as a body parser would — the shared Node view does the reading.
  */
 function koaRequestView(ctx: KoaContextLike, maxRequestBytes: number): HttpRequestView {
-  const { req } = ctx;
-  const request = ctx.request as { body?: unknown };
-  return nodeRequestView(
-    {
-      method: ctx.method,
-      originalUrl: ctx.originalUrl,
-      headers: req.headers,
-      get body() {
-        return request.body;
-      },
-      set body(value: unknown) {
-        request.body = value;
-      },
-      get readableEnded() {
-        return req.readableEnded;
-      },
-      [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
-    },
-    { maxRequestBytes },
-  );
+  return nodeRequestView(new KoaNodeRequest(ctx), { maxRequestBytes });
 }
 
 /** A response Koa does not send (`ctx.respond = false`) cannot be recorded: its key is given back once it ends. */

@@ -83,10 +83,12 @@ export async function captureKoaResponse(ctx: KoaResponseContextLike, maxBodyByt
   if (ctx.respond === false || ctx.res.headersSent) return null;
   const status = ctx.status;
   const body = ctx.body;
-  const headers = () => flattenHeaders(ctx.res.getHeaders());
+  // Read once, when first needed: every path below records the headers as they stand now.
+  let flat: Record<string, string> | undefined;
+  const headers = () => (flat ??= flattenHeaders(ctx.res.getHeaders()));
   const omitted = (): HttpResponse => ({ status, headers: headers(), body: new Uint8Array(0), bodyOmitted: true });
-  const recorded = (bytes: Uint8Array, extra: Record<string, string> = {}): HttpResponse =>
-    bytes.byteLength > maxBodyBytes ? omitted() : { status, headers: { ...headers(), ...extra }, body: bytes };
+  const recorded = (bytes: Uint8Array, extra?: Record<string, string>): HttpResponse =>
+    bytes.byteLength > maxBodyBytes ? omitted() : { status, headers: extra ? { ...headers(), ...extra } : headers(), body: bytes };
 
   if (KOA_EMPTY_STATUSES.has(status) || body === null) {
     // Koa strips the content headers of a body-less answer when it sends it; so does the record.
