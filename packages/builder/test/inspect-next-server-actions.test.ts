@@ -82,6 +82,31 @@ describe('Next.js server actions', () => {
     expect((await inspectCodebase(dir)).endpoints.filter((e) => e.serverAction)).toEqual([]);
   });
 
+  it('rates sign-in and sign-out actions auth by the call they make, and Supabase account calls external', async () => {
+    const dir = project({
+      'app/lib/actions.ts': [
+        "'use server';",
+        "import { signIn } from '@/auth';",
+        "import { createClient } from '@/utils/supabase/server';",
+        'export async function authenticate(prevState: string | undefined, formData: FormData) {',
+        "  await signIn('credentials', formData);",
+        '}',
+        'export async function register(formData: FormData) {',
+        '  const supabase = createClient();',
+        "  await supabase.auth.signUp({ email: String(formData.get('email')), password: String(formData.get('password')) });",
+        '}',
+        'export async function requestReset(formData: FormData) {',
+        "  await createClient().auth.resetPasswordForEmail(String(formData.get('email')));",
+        '}',
+        'export async function leave() {',
+        '  await createClient().auth.signOut();',
+        '}',
+      ].join('\n'),
+    });
+    const levels = Object.fromEntries((await inspectCodebase(dir)).endpoints.map((e) => [e.serverAction?.name, e.cost?.level]));
+    expect(levels).toEqual({ authenticate: 'auth', register: 'external', requestReset: 'external', leave: 'auth' });
+  });
+
   it('keeps a route file’s POST a route under a stray use-server directive (polar’s ai/chat/route.ts), its other exports actions', async () => {
     const dir = project({
       'app/chat/route.ts': "'use server'\nexport async function POST(req: Request) { await prisma.chat.create({ data: await req.json() }); return new Response(null); }\nexport async function rename(formData: FormData) { await prisma.chat.update({ where: { id: 1 }, data: { name: String(formData.get('name')) } }); }\n",

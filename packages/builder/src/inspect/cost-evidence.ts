@@ -43,8 +43,9 @@ export const LANGUAGE_EFFECTS: ReadonlyArray<{ readonly file: RegExp; readonly w
 ];
 /** Callees not followed for a write: a getter's or checker's internals (`get_mailbox()` making an SSL context) are no write of the handler. */
 export const ASKING_NAME = new RegExp(`^${ASKING}`);
-// A mail, SMS or notification client's send method (`emailProvider.sendPasswordReset(`, `smsClient.send(`), never `res.send(`.
-export const EXTERNAL = /(?<![.\w])(send\w*|notify\w*|sendmail|send_mail|send_email)\s*\(|\b\w*(?:[mM]ail|[sS]ms|[nN]otif|[mM]essag|[pP]ush)\w*\.send\w*\s*\(|\.(sendMail|sendEmail|sendSms|sendMessage|sendNotification|send_message|send_mail|publish|enqueue|emit|delay|apply_async)\s*\(|\bfetch\s*\(|\b(axios|requests|httpx|got|ky)\.(post|put|patch|delete)\s*\(|\b\w*[qQ]ueue\.add\s*\(|\b(SendMessageCommand|PublishCommand|SendEmailCommand)\b|\bemails\.send\s*\(/;
+// A mail, SMS or notification client's send method (`emailProvider.sendPasswordReset(`, `smsClient.send(`), never `res.send(`;
+// an auth provider's account calls that send mail or change the account there (Supabase `auth.signUp`, `auth.resetPasswordForEmail`).
+export const EXTERNAL = /(?<![.\w])(send\w*|notify\w*|sendmail|send_mail|send_email)\s*\(|\b\w*(?:[mM]ail|[sS]ms|[nN]otif|[mM]essag|[pP]ush)\w*\.send\w*\s*\(|\.(sendMail|sendEmail|sendSms|sendMessage|sendNotification|send_message|send_mail|publish|enqueue|emit|delay|apply_async)\s*\(|\bfetch\s*\(|\b(axios|requests|httpx|got|ky)\.(post|put|patch|delete)\s*\(|\b\w*[qQ]ueue\.add\s*\(|\b(SendMessageCommand|PublishCommand|SendEmailCommand)\b|\bemails\.send\s*\(|\.auth\s*\.\s*(?:admin\s*\.\s*)?(?:signUp|resetPasswordForEmail|inviteUserByEmail|updateUser)\s*\(/;
 /** State-changing calls on a payment provider's SDK that move no money: a duplicate still changes the account (`stripe.paymentMethods.attach`). */
 export const PROVIDER_MUTATION = /\b\w*(?:stripe|adyen|paypal|braintree|gateway)\w*(?:\.\w+)*\.(?:create\w*|update\w*|del|delete\w*|attach|detach|confirm|capture|cancel|pay|void\w*|finalizeInvoice|sendInvoice|markUncollectible|refund\w*|reverse|resume|pause)\s*\(/i;
 export const calleeExternal = (line: string): RegExpExecArray | null => EXTERNAL.exec(line) ?? PROVIDER_MUTATION.exec(line);

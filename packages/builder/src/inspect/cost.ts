@@ -28,6 +28,11 @@ export const COST_RANK: Record<CostLevel, number> = { money: 0, external: 1, wri
 
 const AUTH = /(^|[/_-])(log-?in|log-?out|sign-?in|sign-?out|sessions?|tokens?|refresh|access-token|test-token|password-recovery|reset-password|forgot-password|otp|mfa|2fa|verify-email|oauth|callback)([/_-]|$)/i;
 const AUTH_HANDLER = /^(login|logout|signin|signout|refresh(Token)?|login_?access_?token|test_?token|recover_?password|reset_?password|usersLogin|UsersLogin)/i;
+/**
+ * A TS/JS body that signs a user in or out, whatever the entry point is named (a server action
+ * `authenticate` calling next-auth's `signIn(...)`, Supabase's `supabase.auth.signInWithPassword(...)`).
+ */
+const AUTH_CALL = /(?<![.\w$])(?:signIn|signOut)\s*\(|\.auth\s*\.\s*(?:signInWith\w+|signOut|exchangeCodeForSession|verifyOtp)\s*\(/;
 // Only the route's last segment names a read (`/shipping/quote`, `/estimates/{id}/preview`): `/quote/{id}/accept`
 // and `/estimate/{id}/status` act on a quote or an estimate, and a write seen in the handler wins over the word.
 const READ = /(^|\/)(search|query|lookup|preview|estimate|quote|validate|check|graphql-query)\/?$/i;
@@ -303,7 +308,7 @@ export function assessCosts(endpoints: readonly EndpointFinding[], ctx: CostCont
     let level: CostLevel;
     if (evidence.length > 0) level = 'money';
     // A checkout or payment session is a purchase, not a login session.
-    else if (!endpoint.webhook && !/checkout|payment|billing-portal/i.test(endpoint.route) && (authRoute(endpoint) || AUTH_HANDLER.test(name))) {
+    else if (!endpoint.webhook && !/checkout|payment|billing-portal/i.test(endpoint.route) && (authRoute(endpoint) || AUTH_HANDLER.test(name) || (TS_FILE.test(file) && AUTH_CALL.test(body)))) {
       level = 'auth';
       evidence.push('login, logout, session or token endpoint: each call should mint a fresh result, and a stored replay would hand one session or token to another attempt');
     } else {
