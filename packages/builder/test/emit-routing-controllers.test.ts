@@ -107,6 +107,17 @@ async function generated() {
   return { model, file: (path: string) => model.artifacts.find((a) => a.path === path)?.content ?? '' };
 }
 
+/** Both usage programs: listen on a free port, close after the file, and POST /api/users as user usr_1. */
+const LISTEN_AND_CLIENT = `const server: Server = app.listen(0);
+const base = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
+afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+const create = (key: string, email: string) => fetch(\`\${base}/api/users\`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-user': 'usr_1' },
+  body: JSON.stringify({ firstName: 'Ana', email, password: 'secret' }),
+});`;
+
 /**
  * A routing-controllers app on its own Express, wired as express.ts says. Decorators are applied
  * as the calls TypeScript emits for them, so the file needs no decorator transform.
@@ -137,15 +148,7 @@ for (const decorate of [UseBefore(authenticate, idempotent.createUser), Post()])
 JsonController('/users')(UserController);
 
 const app = createExpressServer({ routePrefix: '/api', controllers: [UserController] });
-const server: Server = app.listen(0);
-const base = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
-afterAll(() => new Promise<void>((done) => server.close(() => done())));
-
-const create = (key: string, email: string) => fetch(\`\${base}/api/users\`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-user': 'usr_1' },
-  body: JSON.stringify({ firstName: 'Ana', email, password: 'secret' }),
-});
+${LISTEN_AND_CLIENT}
 
 describe('express.ts on routing-controllers', () => {
   it('runs concurrent duplicates of one key once, replays a retry and refuses a changed body', async () => {
@@ -215,15 +218,7 @@ app.use(async (ctx, next) => {
   await next();
 });
 useKoaServer(app, { routePrefix: '/api', controllers: [UserController] });
-const server: Server = app.listen(0);
-const base = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
-afterAll(() => new Promise<void>((done) => server.close(() => done())));
-
-const create = (key: string, email: string) => fetch(\`\${base}/api/users\`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-user': 'usr_1' },
-  body: JSON.stringify({ firstName: 'Ana', email, password: 'secret' }),
-});
+${LISTEN_AND_CLIENT}
 
 describe('koa.ts on routing-controllers', () => {
   it('runs concurrent duplicates of one key once, replays a retry and refuses a changed body', async () => {

@@ -90,27 +90,26 @@ function compilerPaths(relPath: string, read: (relPath: string) => string | unde
   return { mappings, baseUrl };
 }
 
-/** The first string target of a subpath import (a string, or conditions such as `{ types, import, default }`). */
-function importTarget(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const conditions = value as Record<string, unknown>;
-    for (const name of ['import', 'require', 'node', 'default', ...Object.keys(conditions)]) {
-      const target = importTarget(conditions[name]);
-      if (target) return target;
-    }
-  }
-  return undefined;
-}
-
-/** Every string target of an `exports` entry, most likely source first (`types` often names the `.ts` source in a monorepo). */
-function exportTargets(value: unknown): string[] {
+/**
+ * Every string target of a package.json `imports`/`exports` entry, conditions (`{ types, import,
+ * default }`, nested, arrays of fallbacks) read in `order` first, then in the order written.
+ */
+function conditionTargets(value: unknown, order: readonly string[]): string[] {
   if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(exportTargets);
+  if (Array.isArray(value)) return value.flatMap((item) => conditionTargets(item, order));
   if (!value || typeof value !== 'object') return [];
   const conditions = value as Record<string, unknown>;
-  const order = ['types', 'import', 'require', 'node', 'default', ...Object.keys(conditions)];
-  return [...new Set(order.flatMap((name) => (name in conditions ? exportTargets(conditions[name]) : [])))];
+  return [...new Set([...order, ...Object.keys(conditions)].flatMap((name) => (name in conditions ? conditionTargets(conditions[name], order) : [])))];
+}
+
+/** Node's conditions for a subpath import, as Node itself prefers them. */
+const IMPORT_CONDITIONS = ['import', 'require', 'node', 'default'];
+/** For a workspace package's `exports`, `types` first: in a monorepo it often names the `.ts` source. */
+const EXPORT_CONDITIONS = ['types', ...IMPORT_CONDITIONS];
+
+/** The first string target of a subpath import (a string, or conditions such as `{ types, import, default }`). */
+function importTarget(value: unknown): string | undefined {
+  return Array.isArray(value) ? undefined : conditionTargets(value, IMPORT_CONDITIONS)[0];
 }
 
 /** A workspace package: its folder and where its specifiers lead (`exports`, else `main`/`types`, else the subpath). */
@@ -133,7 +132,7 @@ function workspacePackage(relPath: string, text: string): [string, WorkspacePack
     ? Object.entries(raw as Record<string, unknown>)
     : raw === undefined ? [] : [['.', raw] as [string, unknown]];
   const exports = subpaths.flatMap(([key, value]) => {
-    const targets = exportTargets(value).filter((target) => target.startsWith('./'));
+    const targets = conditionTargets(value, EXPORT_CONDITIONS).filter((target) => target.startsWith('./'));
     const mapping = key.startsWith('.') ? mappingOf(posix.join(name, key), targets, dir) : undefined;
     return mapping ? [mapping] : [];
   });
